@@ -810,6 +810,7 @@ type Failure struct {
 	Field         string                 `protobuf:"bytes,3,opt,name=field,proto3" json:"field,omitempty"`     // input key or spec field, if any
 	Details       []byte                 `protobuf:"bytes,4,opt,name=details,proto3" json:"details,omitempty"` // JSON object, empty when none
 	Cause         string                 `protobuf:"bytes,5,opt,name=cause,proto3" json:"cause,omitempty"`     // text of the wrapped cause, if any
+	Text          string                 `protobuf:"bytes,6,opt,name=text,proto3" json:"text,omitempty"`       // the full error text on the agent's side
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -879,6 +880,13 @@ func (x *Failure) GetCause() string {
 	return ""
 }
 
+func (x *Failure) GetText() string {
+	if x != nil {
+		return x.Text
+	}
+	return ""
+}
+
 var File_semantic_proto protoreflect.FileDescriptor
 
 const file_semantic_proto_rawDesc = "" +
@@ -929,13 +937,14 @@ const file_semantic_proto_rawDesc = "" +
 	"server_pid\x18\x03 \x01(\x03R\tserverPid\x12\x18\n" +
 	"\amessage\x18\x04 \x01(\tR\amessage\"\x11\n" +
 	"\x0fShutdownRequest\"\x12\n" +
-	"\x10ShutdownResponse\"}\n" +
+	"\x10ShutdownResponse\"\x91\x01\n" +
 	"\aFailure\x12\x12\n" +
 	"\x04code\x18\x01 \x01(\tR\x04code\x12\x18\n" +
 	"\amessage\x18\x02 \x01(\tR\amessage\x12\x14\n" +
 	"\x05field\x18\x03 \x01(\tR\x05field\x12\x18\n" +
 	"\adetails\x18\x04 \x01(\fR\adetails\x12\x14\n" +
-	"\x05cause\x18\x05 \x01(\tR\x05cause2\xe2\x02\n" +
+	"\x05cause\x18\x05 \x01(\tR\x05cause\x12\x12\n" +
+	"\x04text\x18\x06 \x01(\tR\x04text2\xe2\x02\n" +
 	"\rSemanticAgent\x12G\n" +
 	"\bDescribe\x12\x1c.semantic.v1.DescribeRequest\x1a\x1d.semantic.v1.DescribeResponse\x12:\n" +
 	"\x04Open\x12\x18.semantic.v1.OpenRequest\x1a\x16.semantic.v1.OpenEvent0\x01\x12@\n" +

@@ -1,0 +1,155 @@
+package pluginapi
+
+import (
+	"context"
+	"errors"
+	"os"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+	"google.golang.org/grpc"
+
+	pb "github.com/langhost/langhost/plugins/proto"
+)
+
+// Handshake is shared by the host and every plugin. go-plugin refuses to
+// connect when the protocol version or the cookie differ, and a plugin
+// binary started by hand (without the cookie) explains itself and exits.
+var Handshake = plugin.HandshakeConfig{
+	ProtocolVersion:  1,
+	MagicCookieKey:   "LANGHOST_PLUGIN_MAGIC_COOKIE",
+	MagicCookieValue: "4f1e5c2b-langhost-semantic-agent",
+}
+
+// PluginName is the name under which a plugin serves its Agent.
+const PluginName = "semantic_agent"
+
+// LogLevelEnv names the environment variable through which the host passes
+// its log level to the plugins it starts (read by NewLogger).
+const LogLevelEnv = "LANGHOST_PLUGIN_LOG_LEVEL"
+
+// maxMessageSize bounds one gRPC message. Operation outputs such as a
+// large file's source or thousands of references exceed gRPC's 4 MB
+// default.
+const maxMessageSize = 64 << 20
+
+// GRPCPlugin connects go-plugin to the SemanticAgent service. In the plugin
+// process Impl is the agent being served; in the host Impl is unused and
+// Dispense returns a *RemoteAgent.
+type GRPCPlugin struct {
+	plugin.NetRPCUnsupportedPlugin
+	Impl Agent
+}
+
+var _ plugin.GRPCPlugin = (*GRPCPlugin)(nil)
+
+// GRPCServer implements plugin.GRPCPlugin.
+func (p *GRPCPlugin) GRPCServer(_ *plugin.GRPCBroker, s *grpc.Server) error {
+	if p.Impl == nil {
+		return errors.New("pluginapi: GRPCPlugin.Impl is nil")
+	}
+	pb.RegisterSemanticAgentServer(s, &agentServer{impl: p.Impl})
+	return nil
+}
+
+// GRPCClient implements plugin.GRPCPlugin. ctx is cancelled by go-plugin
+// when the plugin process exits.
+func (p *GRPCPlugin) GRPCClient(ctx context.Context, _ *plugin.GRPCBroker, conn *grpc.ClientConn) (any, error) {
+	return NewRemoteAgent(conn, ctx.Done()), nil
+}
+
+// PluginSet is the plugin set for plugin.ClientConfig.Plugins (host side,
+// agent nil) and plugin.ServeConfig.Plugins (plugin side).
+func PluginSet(agent Agent) plugin.PluginSet {
+	return plugin.PluginSet{PluginName: &GRPCPlugin{Impl: agent}}
+}
+
+// GRPCDialOptions are the dial options the host should pass in
+// plugin.ClientConfig.GRPCDialOptions.
+func GRPCDialOptions() []grpc.DialOption {
+	return []grpc.DialOption{grpc.WithDefaultCallOptions(grpc.MaxCallRecvMsgSize(maxMessageSize))}
+}
+
+// NewLogger returns the logger a plugin should use: JSON lines on the
+// process's stderr, which go-plugin parses and forwards into the host's
+// logger. Call it before Serve, which redirects os.Stderr. The level comes
+// from LogLevelEnv (set by the host), Info when unset.
+func NewLogger(name string) hclog.Logger {
+	level := hclog.LevelFromString(os.Getenv(LogLevelEnv))
+	if level == hclog.NoLevel {
+		level = hclog.Info
+	}
+	return hclog.New(&hclog.LoggerOptions{
+		Name:       name,
+		Level:      level,
+		Output:     os.Stderr,
+		JSONFormat: true,
+	})
+}
+
+// shutdownTimeout bounds the agent's Shutdown when the plugin stops on
+// its own (host gone or server stopped without a Shutdown call).
+const shutdownTimeout = 10 * time.Second
+
+// Serve serves agent over go-plugin's gRPC protocol and returns when the
+// host stops the plugin. It is the whole main of a plugin process:
+//
+//	pluginapi.Serve(agent, pluginapi.NewLogger("semantic"))
+//
+// A nil logger means NewLogger("plugin"). After the server stops, Serve
+// calls agent.Shutdown once more so a language server never outlives its
+// plugin; Shutdown must therefore be safe to call twice. If the host
+// process dies without stopping the plugin, Serve shuts the agent down and
+// exits the process.
+func Serve(agent Agent, logger hclog.Logger) {
+	if logger == nil {
+		logger = NewLogger("plugin")
+	}
+	stopWatch := watchParent(agent, logger)
+	defer stopWatch()
+
+	plugin.Serve(&plugin.ServeConfig{
+		HandshakeConfig: Handshake,
+		Plugins:         PluginSet(agent),
+		GRPCServer: func(opts []grpc.ServerOption) *grpc.Server {
+			return plugin.DefaultGRPCServer(append(opts, grpc.MaxRecvMsgSize(maxMessageSize)))
+		},
+		Logger: logger,
+	})
+
+	shutdownAgent(agent, logger)
+}
+
+func shutdownAgent(agent Agent, logger hclog.Logger) {
+	ctx, cancel := context.WithTimeout(context.Background(), shutdownTimeout)
+	defer cancel()
+	if err := agent.Shutdown(ctx); err != nil {
+		logger.Warn("agent shutdown failed", "error", err)
+	}
+}
+
+// watchParent exits the plugin when the host process is gone: the host
+// starts plugins in their own process group, so nothing else would stop
+// them if the host were killed. It returns a function that stops watching.
+func watchParent(agent Agent, logger hclog.Logger) (stop func()) {
+	parent := os.Getppid()
+	done := make(chan struct{})
+	go func() {
+		tick := time.NewTicker(time.Second)
+		defer tick.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-tick.C:
+				if os.Getppid() != parent {
+					logger.Warn("host process exited; shutting down", "host_pid", parent)
+					shutdownAgent(agent, logger)
+					os.Exit(1)
+				}
+			}
+		}
+	}()
+	return func() { close(done) }
+}
