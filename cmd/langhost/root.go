@@ -1,0 +1,164 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/langhost/langhost/host"
+	"github.com/langhost/langhost/host/config"
+	"github.com/langhost/langhost/host/failure"
+	"github.com/spf13/cobra"
+)
+
+// factory gives commands lazy access to the config and the loaded host, so
+// that commands which need neither (schema, help) stay fast and cannot fail
+// on a broken config.
+type factory struct {
+	io     *ioStreams
+	paths  config.Paths
+	env    func(string) (string, bool)
+	cmd    *cobra.Command // the command being run, for flag provenance
+	cfg    *config.Config
+	host   *host.Host
+	logger hclog.Logger
+}
+
+func (f *factory) config() (*config.Config, error) {
+	if f.cfg != nil {
+		return f.cfg, nil
+	}
+	cfg, err := config.Load(f.paths, f.cmd.Flags(), f.env)
+	if err != nil {
+		return nil, &failure.Error{Code: failure.InvalidInput, Message: "config", Err: err}
+	}
+	f.cfg = cfg
+	return cfg, nil
+}
+
+func (f *factory) loadHost(ctx context.Context) (*host.Host, error) {
+	if f.host != nil {
+		return f.host, nil
+	}
+	cfg, err := f.config()
+	if err != nil {
+		return nil, err
+	}
+	h, err := host.New(ctx, cfg, f.log())
+	if err != nil {
+		return nil, err
+	}
+	f.host = h
+	return h, nil
+}
+
+// log returns the host logger: stderr only, so stdout stays clean for
+// data (and for the MCP stdio transport).
+func (f *factory) log() hclog.Logger {
+	if f.logger == nil {
+		level := "warn"
+		if f.cfg != nil {
+			level = f.cfg.LogLevel
+		}
+		f.logger = hclog.New(&hclog.LoggerOptions{Name: "langhost", Output: f.io.ErrOut, Level: hclog.LevelFromString(level)})
+	}
+	return f.logger
+}
+
+// format is the output format: the flag or config, else text on a
+// terminal and JSON otherwise.
+func (f *factory) format() string {
+	if f.cfg != nil && f.cfg.Format != "" {
+		return f.cfg.Format
+	}
+	if fl := f.cmd.Flags().Lookup("format"); fl != nil && fl.Value.String() != "" {
+		return fl.Value.String()
+	}
+	if v, ok := f.env(config.EnvName("format")); ok && v != "" {
+		return v
+	}
+	if f.io.OutTTY {
+		return "text"
+	}
+	return "json"
+}
+
+func newRootCmd(f *factory) *cobra.Command {
+	root := &cobra.Command{
+		Use:           "langhost",
+		Short:         "Serve language tools (build, test, lint, semantic navigation) to coding agents",
+		Version:       host.Version,
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
+			f.cmd = cmd
+		},
+	}
+	pf := root.PersistentFlags()
+	pf.String("format", "", "output format: json or text (default: text on a terminal, json otherwise)")
+	pf.String("workspace", ".", "workspace root; tool paths are confined to it")
+	pf.StringArray("languages", nil, "extra directory of language specs (repeatable; searched last)")
+	pf.Duration("timeout", 0, "cap on any tool run (default from config: 10m)")
+	pf.String("log-level", "", "log level: trace, debug, info, warn, error")
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
+		return &failure.Error{Code: failure.InvalidInput, Message: "usage", Err: err}
+	})
+
+	root.AddCommand(
+		newLanguagesCmd(f),
+		newToolsCmd(f),
+		newRunCmd(f),
+		newValidateInputCmd(f),
+		newValidateCmd(f),
+		newSchemaCmd(f),
+		newPrereqsCmd(f),
+		newConfigCmd(f),
+	)
+	return root
+}
+
+// run executes the CLI and returns the process exit code.
+func run(ctx context.Context, io *ioStreams, args []string) int {
+	f := &factory{io: io, paths: config.DefaultPaths(), env: os.LookupEnv}
+	root := newRootCmd(f)
+	root.SetArgs(args)
+	root.SetIn(io.In)
+	root.SetOut(io.Out)
+	root.SetErr(io.ErrOut)
+	f.cmd = root
+	err := root.ExecuteContext(ctx)
+	if f.host != nil {
+		_ = f.host.Close()
+	}
+	if err == nil {
+		return 0
+	}
+	var reported *reportedError
+	if errors.As(err, &reported) {
+		return reported.code.ExitCode()
+	}
+	if !isFailure(err) {
+		// cobra's own errors: unknown command, wrong number of args.
+		err = &failure.Error{Code: failure.InvalidInput, Message: "usage", Err: err}
+	}
+	commandID := ""
+	if f.cmd != nil {
+		commandID = commandPath(f.cmd)
+	}
+	p := printer{f: f}
+	p.failure(commandID, err)
+	return failure.CodeOf(err).ExitCode()
+}
+
+func isFailure(err error) bool {
+	var fe *failure.Error
+	return errors.As(err, &fe)
+}
+
+// reportedError marks an error whose output was already printed; only its
+// exit code is left to apply.
+type reportedError struct{ code failure.Code }
+
+func (e *reportedError) Error() string { return fmt.Sprintf("failed: %s", e.code) }

@@ -1,0 +1,117 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+
+	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/host/registry"
+	"github.com/spf13/cobra"
+)
+
+type runOptions struct {
+	f     *factory
+	id    string
+	input string
+	pairs []string
+	yes   bool
+}
+
+func newRunCmd(f *factory) *cobra.Command {
+	opts := &runOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "run <tool-id> [key=value...]",
+		Short: "Run a tool and print its parsed result",
+		Long: `Run a tool. Input comes from --input (a JSON object, @file, or - for stdin)
+and key=value pairs, which are converted to the types of the tool's input schema.
+Exit code 0 means the tool succeeded, 1 that it ran and reported failure
+(for example a compile error); see the README for the others.`,
+		Example: `  langhost run go.build path=./...
+  langhost run go.test --input '{"path": "./...", "run": "TestParse"}'
+  langhost run python.format path=src --yes`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.id, opts.pairs = args[0], args[1:]
+			return runRun(cmd, opts)
+		},
+	}
+	cmd.Flags().StringVar(&opts.input, "input", "", "input as JSON, @file or - for stdin")
+	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "allow a tool that changes files to run")
+	return cmd
+}
+
+func runRun(cmd *cobra.Command, opts *runOptions) error {
+	h, err := opts.f.loadHost(cmd.Context())
+	if err != nil {
+		return err
+	}
+	t, err := h.Registry.Tool(opts.id)
+	if err != nil {
+		return err
+	}
+	input, err := readInput(t, opts.input, opts.pairs, opts.f.io.In)
+	if err != nil {
+		return err
+	}
+	confirmed := opts.yes || slices.Contains(h.Config.AllowTools, t.ID)
+	res, err := h.Registry.Call(cmd.Context(), t.ID, registry.Call{Input: input, Confirmed: confirmed})
+	if res == nil {
+		if err != nil {
+			return err
+		}
+		return errors.New("tool returned no result")
+	}
+	if err == nil && !res.OK {
+		err = failure.New(failure.ToolFailed, "%s failed with exit code %d", t.ID, res.ExitCode)
+	}
+	return printer{opts.f}.result(t.ID, res, err, func(w io.Writer) error {
+		return printResult(w, res)
+	})
+}
+
+func printResult(w io.Writer, res *registry.Result) error {
+	if len(res.Command) > 0 {
+		fmt.Fprintf(w, "$ %s\n", strings.Join(res.Command, " "))
+	}
+	if res.UsedFallback {
+		fmt.Fprintln(w, "(primary executable not installed: ran the fallback)")
+	}
+	for _, d := range res.Diagnostics {
+		loc := d.File
+		if d.Line > 0 {
+			loc += fmt.Sprintf(":%d", d.Line)
+			if d.Column > 0 {
+				loc += fmt.Sprintf(":%d", d.Column)
+			}
+		}
+		code := ""
+		if d.Code != "" {
+			code = " " + d.Code
+		}
+		fmt.Fprintf(w, "%s: %s%s: %s\n", loc, d.Severity, code, d.Message)
+	}
+	for _, name := range sortedOutputNames(res.Outputs) {
+		fmt.Fprintf(w, "%s: %s\n", name, compactJSON(res.Outputs[name]))
+	}
+	if len(res.Data) > 0 {
+		fmt.Fprintf(w, "%s\n", indentJSON(res.Data))
+	}
+	if len(res.Diagnostics) == 0 && !res.OK {
+		tail := res.Stderr
+		if strings.TrimSpace(tail) == "" {
+			tail = res.Stdout
+		}
+		fmt.Fprint(w, tail)
+	}
+	status := "ok"
+	if !res.OK {
+		status = "failed"
+	}
+	if len(res.Command) > 0 {
+		fmt.Fprintf(w, "%s (exit code %d, %.0f ms)\n", status, res.ExitCode, res.DurationMS)
+	}
+	return nil
+}

@@ -1,0 +1,68 @@
+package main
+
+import (
+	"io"
+	"slices"
+
+	"github.com/langhost/langhost/host/registry"
+	"github.com/spf13/cobra"
+)
+
+type toolsListOptions struct {
+	f        *factory
+	language string
+	category string
+}
+
+type toolSummary struct {
+	ID                   string   `json:"id"`
+	Language             string   `json:"language"`
+	Kind                 string   `json:"kind"`
+	Description          string   `json:"description"`
+	Categories           []string `json:"categories"`
+	RequiresConfirmation bool     `json:"requiresConfirmation"`
+}
+
+func newToolsListCmd(f *factory) *cobra.Command {
+	opts := &toolsListOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "list",
+		Short: "List registered tools",
+		Args:  cobra.NoArgs,
+		RunE:  func(cmd *cobra.Command, _ []string) error { return toolsListRun(cmd, opts) },
+	}
+	cmd.Flags().StringVar(&opts.language, "language", "", "only tools of this language id")
+	cmd.Flags().StringVar(&opts.category, "category", "", "only tools in this category")
+	return cmd
+}
+
+func toolsListRun(cmd *cobra.Command, opts *toolsListOptions) error {
+	h, err := opts.f.loadHost(cmd.Context())
+	if err != nil {
+		return err
+	}
+	warnProblems(opts.f, h.Specs.Problems)
+	list := []toolSummary{}
+	for _, t := range h.Registry.Tools() {
+		if !matches(t, opts.language, opts.category) {
+			continue
+		}
+		list = append(list, toolSummary{ID: t.ID, Language: t.Language, Kind: t.Kind, Description: t.Description,
+			Categories: t.Categories, RequiresConfirmation: t.RequiresConfirmation})
+	}
+	return printer{opts.f}.result(commandPath(cmd), list, nil, func(w io.Writer) error {
+		rows := [][]string{{"ID", "KIND", "CATEGORIES", "CONFIRM", "DESCRIPTION"}}
+		for _, t := range list {
+			confirm := ""
+			if t.RequiresConfirmation {
+				confirm = "yes"
+			}
+			rows = append(rows, []string{t.ID, t.Kind, joinOrDash(t.Categories), confirm, t.Description})
+		}
+		return table(w, rows)
+	})
+}
+
+func matches(t *registry.Tool, language, category string) bool {
+	return (language == "" || t.Language == language) && (category == "" || slices.Contains(t.Categories, category))
+}

@@ -1,0 +1,84 @@
+package main
+
+import (
+	"fmt"
+	"io"
+
+	"github.com/langhost/langhost/host"
+	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/host/spec"
+	"github.com/spf13/cobra"
+)
+
+type validateOptions struct {
+	f     *factory
+	paths []string
+}
+
+type validateReport struct {
+	Valid    []validSpec      `json:"valid"`
+	Problems []spec.Problem   `json:"problems"`
+	Files    []spec.FileError `json:"-"`
+}
+
+type validSpec struct {
+	Language string `json:"language"`
+	File     string `json:"file"`
+	Tools    int    `json:"tools"`
+}
+
+func newValidateCmd(f *factory) *cobra.Command {
+	opts := &validateOptions{f: f}
+	return &cobra.Command{
+		Use:   "validate [FILE|DIR...]",
+		Short: "Validate language spec files (default: every spec on the search path)",
+		Long: `Validate language specs and report every problem as file:line:col: field: message.
+With no arguments, validates every spec langhost would load. Exits 2 when any
+spec is invalid.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			opts.paths = args
+			return validateRun(cmd, opts)
+		},
+	}
+}
+
+func validateRun(cmd *cobra.Command, opts *validateOptions) error {
+	var sources []spec.Source
+	if len(opts.paths) > 0 {
+		src, err := spec.PathsSource("args", opts.paths)
+		if err != nil {
+			return failure.Wrap(failure.NotFound, err, "validate")
+		}
+		sources = []spec.Source{src}
+	} else {
+		h, err := opts.f.loadHost(cmd.Context())
+		if err != nil {
+			return err
+		}
+		sources, err = host.Sources(h.Config, h.Workspace)
+		if err != nil {
+			return err
+		}
+	}
+	set := spec.Load(sources)
+	rep := validateReport{Valid: []validSpec{}, Problems: []spec.Problem{}}
+	for _, l := range set.Languages {
+		rep.Valid = append(rep.Valid, validSpec{Language: l.Language.ID, File: l.Source, Tools: len(l.Tools)})
+	}
+	for _, fe := range set.Problems {
+		rep.Problems = append(rep.Problems, fe.Problems...)
+	}
+	var err error
+	if len(rep.Problems) > 0 {
+		err = failure.New(failure.InvalidInput, "%d problem(s) in %d spec file(s)", len(rep.Problems), len(set.Problems))
+	}
+	return printer{opts.f}.result(commandPath(cmd), rep, err, func(w io.Writer) error {
+		for _, p := range rep.Problems {
+			fmt.Fprintln(w, p.String())
+		}
+		for _, v := range rep.Valid {
+			fmt.Fprintf(w, "ok  %s (%d tools)  %s\n", v.Language, v.Tools, v.File)
+		}
+		return nil
+	})
+}

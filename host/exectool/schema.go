@@ -1,0 +1,128 @@
+package exectool
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/langhost/langhost/host/spec"
+)
+
+// Names of the inputs every spec tool may take.
+const (
+	InputProject       = "project"
+	InputPath          = "path"
+	InputScript        = "script"
+	InputConfiguration = "configuration"
+	InputWorkdir       = "workdir"
+)
+
+// param is one input of a tool and where its value goes on the command line.
+type param struct {
+	name     string
+	input    spec.Input
+	position *int   // insert at this index of args (-1 appends)
+	flag     string // or put after this flag
+	isPath   bool
+}
+
+// params lists a tool's inputs in a stable order: the standard ones, then
+// the tool's own in file order. Metadata in `inputs` overrides the defaults
+// of standard inputs.
+func params(t *spec.Tool) []param {
+	var ps []param
+	std := func(name string, pos *int, flag, desc string, isPath bool) {
+		if pos == nil && flag == "" {
+			return
+		}
+		p := param{name: name, position: pos, flag: flag, isPath: isPath,
+			input: spec.Input{Type: "string", Description: desc}}
+		if isPath {
+			p.input.Type = "path"
+		}
+		if in := t.Inputs[name]; in != nil {
+			mergeInput(&p.input, in)
+		}
+		ps = append(ps, p)
+	}
+	std(InputProject, t.ProjectArg, "", "project file or directory, relative to the workspace root", true)
+	std(InputPath, t.PathArg, "", "file or directory to act on, relative to the workspace root", true)
+	std(InputScript, t.ScriptArg, "", "script file to run, relative to the workspace root", true)
+	if len(t.ConfigArg) == 1 {
+		std(InputConfiguration, nil, t.ConfigArg[0], "build configuration, e.g. Debug or Release", false)
+	}
+	for _, name := range t.InputOrder {
+		if name == InputProject || name == InputPath || name == InputScript || name == InputConfiguration {
+			continue
+		}
+		in := t.Inputs[name]
+		ps = append(ps, param{name: name, input: *in, position: in.Arg, flag: in.Flag, isPath: in.Type == "path"})
+	}
+	return ps
+}
+
+func mergeInput(dst *spec.Input, src *spec.Input) {
+	if src.Type != "" {
+		dst.Type = src.Type
+	}
+	if src.Description != "" {
+		dst.Description = src.Description
+	}
+	dst.Required = dst.Required || src.Required
+	if src.Default != nil {
+		dst.Default = src.Default
+	}
+	if src.Enum != nil {
+		dst.Enum = src.Enum
+	}
+}
+
+// InputSchema is the JSON Schema of a tool's input object.
+func InputSchema(t *spec.Tool) (*jsonschema.Schema, error) {
+	s := &jsonschema.Schema{
+		Type:                 "object",
+		Properties:           map[string]*jsonschema.Schema{},
+		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
+	}
+	for _, p := range params(t) {
+		ps, err := propertySchema(p.input)
+		if err != nil {
+			return nil, fmt.Errorf("tool %s: input %s: %w", t.ID, p.name, err)
+		}
+		s.Properties[p.name] = ps
+		if p.input.Required {
+			s.Required = append(s.Required, p.name)
+		}
+	}
+	s.Properties[InputWorkdir] = &jsonschema.Schema{Type: "string",
+		Description: "working directory relative to the workspace root (default: the root)"}
+	return s, nil
+}
+
+func propertySchema(in spec.Input) (*jsonschema.Schema, error) {
+	ps := &jsonschema.Schema{Description: in.Description, Enum: in.Enum}
+	switch in.Type {
+	case "", "string":
+		ps.Type = "string"
+	case "path":
+		ps.Type = "string"
+		if ps.Description == "" {
+			ps.Description = "path relative to the workspace root"
+		}
+	case "integer", "number", "boolean":
+		ps.Type = in.Type
+	case "array":
+		ps.Type = "array"
+		ps.Items = &jsonschema.Schema{Type: "string"}
+	default:
+		return nil, fmt.Errorf("unknown type %q", in.Type)
+	}
+	if in.Default != nil {
+		raw, err := json.Marshal(in.Default)
+		if err != nil {
+			return nil, err
+		}
+		ps.Default = raw
+	}
+	return ps, nil
+}

@@ -1,0 +1,83 @@
+// Package host assembles langhost: it loads the language specs from every
+// source, registers their tools, and owns what lives as long as the host
+// process (plugin processes).
+package host
+
+import (
+	"context"
+	"fmt"
+	"github.com/hashicorp/go-hclog"
+	"os"
+	"path/filepath"
+
+	"github.com/langhost/langhost/host/config"
+	"github.com/langhost/langhost/host/exectool"
+	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/host/spec"
+	"github.com/langhost/langhost/host/workspace"
+	"github.com/langhost/langhost/languages"
+)
+
+// Version is the langhost release and CLI contract version.
+const Version = "0.1.0"
+
+// Host is a loaded langhost.
+type Host struct {
+	Config    *config.Config
+	Workspace *workspace.Root
+	Specs     *spec.Set
+	Registry  *registry.Registry
+	Logger    hclog.Logger
+}
+
+// Sources returns the spec search path of cfg in precedence order: embedded,
+// user config dir, workspace .langhost/languages, then --languages dirs.
+func Sources(cfg *config.Config, ws *workspace.Root) ([]spec.Source, error) {
+	sources := []spec.Source{{Name: "embedded", FS: languages.FS, Label: "embedded:languages"}}
+	if dir, err := os.UserConfigDir(); err == nil {
+		src, err := spec.DirSource("user", filepath.Join(dir, "langhost", "languages"), false)
+		if err != nil {
+			return nil, err
+		}
+		sources = append(sources, src)
+	}
+	src, err := spec.DirSource("workspace", filepath.Join(ws.Dir(), ".langhost", "languages"), false)
+	if err != nil {
+		return nil, err
+	}
+	sources = append(sources, src)
+	for _, dir := range cfg.Languages {
+		src, err := spec.DirSource("flag", dir, true)
+		if err != nil {
+			return nil, err
+		}
+		sources = append(sources, src)
+	}
+	return sources, nil
+}
+
+// New loads specs and registers their tools. Problems with single spec
+// files do not fail New: they are in Specs.Problems.
+func New(ctx context.Context, cfg *config.Config, logger hclog.Logger) (*Host, error) {
+	ws, err := workspace.New(cfg.Workspace)
+	if err != nil {
+		return nil, err
+	}
+	sources, err := Sources(cfg, ws)
+	if err != nil {
+		return nil, err
+	}
+	h := &Host{Config: cfg, Workspace: ws, Specs: spec.Load(sources), Registry: registry.New(), Logger: logger}
+	err = exectool.Register(h.Registry, h.Specs, exectool.Options{
+		Workspace: ws,
+		Timeout:   cfg.Timeout,
+		MaxOutput: cfg.MaxOutput,
+	})
+	if err != nil {
+		return nil, fmt.Errorf("register tools: %w", err)
+	}
+	return h, nil
+}
+
+// Close releases what the host started.
+func (h *Host) Close() error { return nil }

@@ -1,0 +1,186 @@
+// Package registry holds the tools langhost serves — CLI tools from language
+// specs and semantic operations from plugins — under ids "<language>.<name>",
+// with their input schemas, and validates input before any tool runs.
+package registry
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/internal/textdist"
+	"github.com/langhost/langhost/parsers"
+)
+
+// Kinds of tools.
+const (
+	KindCLI      = "cli"      // a command line tool from a language spec
+	KindSemantic = "semantic" // an operation served by a semantic agent plugin
+)
+
+// Tool is a registered tool.
+type Tool struct {
+	ID                   string             `json:"id"`
+	Language             string             `json:"language"`
+	Name                 string             `json:"name"`
+	Description          string             `json:"description"`
+	Kind                 string             `json:"kind"`
+	Categories           []string           `json:"categories,omitempty"`
+	InputSchema          *jsonschema.Schema `json:"inputSchema"`
+	OutputSchema         *jsonschema.Schema `json:"outputSchema,omitempty"`
+	RequiresConfirmation bool               `json:"requiresConfirmation"`
+	ReadOnly             bool               `json:"readOnly"`
+	Idempotent           bool               `json:"idempotent"`
+	// SideEffects says what the tool may change: none, workspace, external.
+	SideEffects  string   `json:"sideEffects"`
+	FailureCodes []string `json:"failureCodes"`
+	Source       string   `json:"source"`            // spec file the tool came from
+	Command      []string `json:"command,omitempty"` // CLI tools: the argv template
+	Version      string   `json:"version"`           // version of the tool contract
+
+	Handler  Handler              `json:"-"`
+	resolved *jsonschema.Resolved // compiled InputSchema
+}
+
+// Handler runs a tool.
+type Handler interface {
+	Call(ctx context.Context, call Call) (*Result, error)
+}
+
+// Call is one invocation of a tool. Input has been validated against the
+// tool's input schema.
+type Call struct {
+	Input     map[string]any
+	Confirmed bool // the caller allowed side effects
+	// Progress, if set, receives progress reports of long runs.
+	Progress func(message string, percent float64)
+}
+
+// Result is the outcome of a tool call that ran. A tool reporting failure
+// (a compile error) is a Result with OK false, not an error.
+type Result struct {
+	OK              bool                 `json:"ok"`
+	ExitCode        int                  `json:"exitCode"`
+	DurationMS      float64              `json:"durationMs"`
+	Command         []string             `json:"command,omitempty"` // argv that ran
+	UsedFallback    bool                 `json:"usedFallback,omitempty"`
+	Stdout          string               `json:"stdout,omitempty"`
+	Stderr          string               `json:"stderr,omitempty"`
+	StdoutTruncated bool                 `json:"stdoutTruncated,omitempty"`
+	StderrTruncated bool                 `json:"stderrTruncated,omitempty"`
+	Outputs         map[string]any       `json:"outputs,omitempty"` // parsed outputs by parser name
+	Diagnostics     []parsers.Diagnostic `json:"diagnostics"`
+	Data            json.RawMessage      `json:"data,omitempty"` // semantic operations: the operation's result
+	Duration        time.Duration        `json:"-"`
+}
+
+// Registry is a set of tools. It is built once and then read concurrently.
+type Registry struct {
+	tools map[string]*Tool
+}
+
+// New returns an empty registry.
+func New() *Registry { return &Registry{tools: map[string]*Tool{}} }
+
+// Add registers t; its input schema is compiled here so that a broken
+// schema fails at start-up, not at call time.
+func (r *Registry) Add(t *Tool) error {
+	if _, dup := r.tools[t.ID]; dup {
+		return fmt.Errorf("tool %q registered twice", t.ID)
+	}
+	if t.InputSchema == nil {
+		t.InputSchema = &jsonschema.Schema{Type: "object"}
+	}
+	res, err := t.InputSchema.Resolve(nil)
+	if err != nil {
+		return fmt.Errorf("tool %s: input schema: %w", t.ID, err)
+	}
+	t.resolved = res
+	r.tools[t.ID] = t
+	return nil
+}
+
+// Tool returns the tool with the given id, or a failure.NotFound error with
+// the closest ids as suggestions.
+func (r *Registry) Tool(id string) (*Tool, error) {
+	if t, ok := r.tools[id]; ok {
+		return t, nil
+	}
+	ids := r.IDs()
+	err := &failure.Error{Code: failure.NotFound, Message: fmt.Sprintf("unknown tool %q", id)}
+	if s := textdist.Ranked(id, ids, 5); len(s) > 0 {
+		err.Message += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
+		err.Details = map[string]any{"candidates": s}
+	}
+	return nil, err
+}
+
+// IDs returns every tool id, sorted.
+func (r *Registry) IDs() []string {
+	ids := make([]string, 0, len(r.tools))
+	for id := range r.tools {
+		ids = append(ids, id)
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// Tools returns every tool, sorted by id.
+func (r *Registry) Tools() []*Tool {
+	out := make([]*Tool, 0, len(r.tools))
+	for _, id := range r.IDs() {
+		out = append(out, r.tools[id])
+	}
+	return out
+}
+
+// ValidateInput checks input against the tool's schema. The error is a
+// failure.InvalidInput naming the offending key.
+func (t *Tool) ValidateInput(input map[string]any) error {
+	if input == nil {
+		input = map[string]any{}
+	}
+	if err := t.resolved.Validate(input); err != nil {
+		return &failure.Error{Code: failure.InvalidInput, Field: inputKey(t, input, err),
+			Message: fmt.Sprintf("input does not match the schema of %s", t.ID), Err: err}
+	}
+	return nil
+}
+
+// inputKey finds which input key a validation error is about, so that the
+// caller is told which value to fix.
+func inputKey(t *Tool, input map[string]any, err error) string {
+	msg := err.Error()
+	for name := range t.InputSchema.Properties {
+		if strings.Contains(msg, `"`+name+`"`) || strings.Contains(msg, "/"+name) {
+			return name
+		}
+	}
+	for name := range input {
+		if strings.Contains(msg, name) {
+			return name
+		}
+	}
+	return ""
+}
+
+// Call validates input and runs the tool.
+func (r *Registry) Call(ctx context.Context, id string, call Call) (*Result, error) {
+	t, err := r.Tool(id)
+	if err != nil {
+		return nil, err
+	}
+	if err := t.ValidateInput(call.Input); err != nil {
+		return nil, err
+	}
+	if t.RequiresConfirmation && !call.Confirmed {
+		return nil, &failure.Error{Code: failure.Precondition,
+			Message: fmt.Sprintf("%s changes files and needs confirmation: pass --yes or allow it in the config (tools.allow)", id)}
+	}
+	return t.Handler.Call(ctx, call)
+}

@@ -1,0 +1,142 @@
+// Package runner runs one external command safely: argv only (never a
+// shell), its own process group killed as a whole on timeout or
+// cancellation, output captured with a size cap and streamed line by line to
+// observers such as output parsers.
+package runner
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+
+	"github.com/langhost/langhost/host/failure"
+)
+
+// DefaultMaxOutput is the number of bytes kept per stream when a Command
+// sets none.
+const DefaultMaxOutput = 1 << 20
+
+// Stream identifies stdout or stderr.
+type Stream int
+
+const (
+	Stdout Stream = iota
+	Stderr
+)
+
+// Command is one process to run.
+type Command struct {
+	Path    string   // executable, absolute or looked up on PATH
+	Args    []string // arguments after the executable name
+	Dir     string
+	Env     []string // extra KEY=VALUE pairs on top of the host environment
+	Timeout time.Duration
+	// MaxOutput bounds the bytes kept per stream; the rest is dropped and
+	// the result marked truncated. Observers still see every line.
+	MaxOutput int
+	// Output, if set, receives every byte of both streams as it arrives,
+	// for example a line splitter feeding parsers. Calls for one stream are
+	// sequential; the two streams may call concurrently.
+	Output func(Stream) io.Writer
+}
+
+// Result is what a finished process left behind.
+type Result struct {
+	ExitCode        int           `json:"exitCode"`
+	Duration        time.Duration `json:"duration"`
+	Stdout          string        `json:"stdout"`
+	Stderr          string        `json:"stderr"`
+	StdoutTruncated bool          `json:"stdoutTruncated,omitempty"`
+	StderrTruncated bool          `json:"stderrTruncated,omitempty"`
+	StdoutBytes     int64         `json:"stdoutBytes"`
+	StderrBytes     int64         `json:"stderrBytes"`
+}
+
+// Truncated reports whether either stream was cut.
+func (r *Result) Truncated() bool { return r.StdoutTruncated || r.StderrTruncated }
+
+// Run starts the command and waits for it. A non-zero exit is not an error:
+// it is reported in Result.ExitCode. Errors are a missing executable
+// (failure.Precondition), a timeout (failure.Timeout) and cancellation; with
+// the last two the partial Result is returned as well.
+func Run(ctx context.Context, c Command) (*Result, error) {
+	if c.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, c.Timeout)
+		defer cancel()
+	}
+	limit := c.MaxOutput
+	if limit <= 0 {
+		limit = DefaultMaxOutput
+	}
+	stdout, stderr := newCapture(limit), newCapture(limit)
+
+	cmd := exec.CommandContext(ctx, c.Path, c.Args...)
+	cmd.Dir = c.Dir
+	if len(c.Env) > 0 {
+		cmd.Env = append(os.Environ(), c.Env...)
+	}
+	cmd.Stdin = nil // /dev/null: a tool waiting for input must not hang on ours
+	cmd.Stdout, cmd.Stderr = io.Writer(stdout), io.Writer(stderr)
+	if c.Output != nil {
+		cmd.Stdout = io.MultiWriter(stdout, c.Output(Stdout))
+		cmd.Stderr = io.MultiWriter(stderr, c.Output(Stderr))
+	}
+	// A process group lets us kill grandchildren too (a test runner's
+	// workers, a shell script's children), not just the direct child.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return killGroup(cmd.Process) }
+	// Grandchildren that outlive the child may hold the pipes open; stop
+	// waiting for them shortly after the child is gone.
+	cmd.WaitDelay = 2 * time.Second
+
+	start := time.Now()
+	err := cmd.Start()
+	if err != nil {
+		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
+			return nil, failure.Wrap(failure.Precondition, err, "executable %q not found", c.Path)
+		}
+		return nil, failure.Wrap(failure.Internal, err, "start %s", c.Path)
+	}
+	err = cmd.Wait()
+	// The child is gone; kill anything it left behind in its group.
+	_ = killGroup(cmd.Process)
+
+	res := &Result{
+		ExitCode:        cmd.ProcessState.ExitCode(),
+		Duration:        time.Since(start),
+		Stdout:          stdout.String(),
+		Stderr:          stderr.String(),
+		StdoutTruncated: stdout.Truncated(),
+		StderrTruncated: stderr.Truncated(),
+		StdoutBytes:     stdout.Total(),
+		StderrBytes:     stderr.Total(),
+	}
+	switch ctxErr := ctx.Err(); {
+	case errors.Is(ctxErr, context.DeadlineExceeded):
+		return res, failure.Wrap(failure.Timeout, ctxErr, "%s did not finish within %s; its process group was killed", c.Path, c.Timeout)
+	case errors.Is(ctxErr, context.Canceled):
+		return res, failure.Wrap(failure.Canceled, ctxErr, "%s canceled; its process group was killed", c.Path)
+	}
+	var exitErr *exec.ExitError
+	if err != nil && !errors.As(err, &exitErr) && !errors.Is(err, exec.ErrWaitDelay) {
+		return res, failure.Wrap(failure.Internal, err, "wait for %s", c.Path)
+	}
+	return res, nil
+}
+
+func killGroup(p *os.Process) error {
+	if p == nil {
+		return nil
+	}
+	err := syscall.Kill(-p.Pid, syscall.SIGKILL)
+	if errors.Is(err, syscall.ESRCH) {
+		return nil
+	}
+	return err
+}

@@ -1,0 +1,190 @@
+package spec
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// Source is one place language specs are read from. Sources are given in
+// precedence order: a spec in a later source replaces an earlier spec with
+// the same language id.
+type Source struct {
+	Name  string // label shown to users: embedded, user, workspace, flag
+	FS    fs.FS
+	Label string   // prefix for file names in messages, e.g. a directory path
+	Files []string // if set, only these files of FS (else every *.yaml/*.yml at its top)
+}
+
+// DirSource reads the specs in dir. A missing dir is an empty source unless
+// required is set.
+func DirSource(name, dir string, required bool) (Source, error) {
+	st, err := os.Stat(dir)
+	switch {
+	case err == nil && !st.IsDir():
+		return Source{}, fmt.Errorf("%s: not a directory", dir)
+	case errors.Is(err, fs.ErrNotExist) && !required:
+		return Source{Name: name, Label: dir}, nil
+	case err != nil:
+		return Source{}, fmt.Errorf("language directory: %w", err)
+	}
+	return Source{Name: name, FS: os.DirFS(dir), Label: dir}, nil
+}
+
+// PathsSource reads the named files and directories (as given to
+// `langhost validate`).
+func PathsSource(name string, paths []string) (Source, error) {
+	var files []string
+	for _, p := range paths {
+		st, err := os.Stat(p)
+		if err != nil {
+			return Source{}, fmt.Errorf("spec path: %w", err)
+		}
+		if !st.IsDir() {
+			files = append(files, p)
+			continue
+		}
+		entries, err := os.ReadDir(p)
+		if err != nil {
+			return Source{}, fmt.Errorf("spec path: %w", err)
+		}
+		for _, e := range entries {
+			if !e.IsDir() && isSpecName(e.Name()) {
+				files = append(files, filepath.Join(p, e.Name()))
+			}
+		}
+	}
+	return Source{Name: name, FS: rootFS{}, Files: files}, nil
+}
+
+// rootFS opens paths as given, relative or absolute, for PathsSource.
+type rootFS struct{}
+
+func (rootFS) Open(name string) (fs.File, error) { return os.Open(name) }
+
+func isSpecName(name string) bool {
+	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
+}
+
+// Set is the result of loading every source: the specs that loaded, keyed
+// by language id, and the files that were skipped with their problems.
+type Set struct {
+	Languages []*File      // sorted by language id
+	Problems  []*FileError // one per skipped file
+	// Replaced lists, for a language defined in several sources, the files
+	// whose spec was replaced by a later one.
+	Replaced map[string][]string
+	byID     map[string]*File
+}
+
+// Language returns the spec with the given language id.
+func (s *Set) Language(id string) (*File, bool) {
+	f, ok := s.byID[id]
+	return f, ok
+}
+
+// Load reads all sources in order. It never fails as a whole: a bad file is
+// recorded in Problems and skipped.
+func Load(sources []Source) *Set {
+	set := &Set{byID: map[string]*File{}, Replaced: map[string][]string{}}
+	var order []*File // load order, for deciding which duplicate tool id loses
+	for _, src := range sources {
+		inSource := map[string]string{}
+		for _, name := range sourceFiles(src, set) {
+			display := name
+			if src.Label != "" {
+				display = filepath.Join(src.Label, name)
+			}
+			data, err := fs.ReadFile(src.FS, name)
+			if err != nil {
+				set.Problems = append(set.Problems, &FileError{File: display, Problems: []Problem{{File: display, Message: err.Error()}}})
+				continue
+			}
+			f, err := Parse(display, data)
+			if err != nil {
+				set.Problems = append(set.Problems, asFileError(display, err))
+				continue
+			}
+			id := f.Language.ID
+			if prev, dup := inSource[id]; dup {
+				set.Problems = append(set.Problems, &FileError{File: display, Problems: []Problem{{
+					File: display, Field: "language.id",
+					Message: fmt.Sprintf("language %q is also defined by %s in the same directory", id, prev)}}})
+				continue
+			}
+			inSource[id] = display
+			if old, ok := set.byID[id]; ok {
+				set.Replaced[id] = append(set.Replaced[id], old.Source)
+			}
+			set.byID[id] = f
+			order = append(order, f)
+		}
+	}
+	set.rejectDuplicateToolIDs(order)
+	for _, f := range set.byID {
+		set.Languages = append(set.Languages, f)
+	}
+	sort.Slice(set.Languages, func(i, j int) bool { return set.Languages[i].Language.ID < set.Languages[j].Language.ID })
+	return set
+}
+
+// rejectDuplicateToolIDs drops, of two languages registering the same tool
+// id, the one loaded later.
+func (s *Set) rejectDuplicateToolIDs(order []*File) {
+	owner := map[string]*File{}
+	for _, f := range order {
+		if s.byID[f.Language.ID] != f {
+			continue // replaced by a later source
+		}
+		var clash []Problem
+		for _, key := range f.ToolOrder {
+			id := f.Tools[key].ID
+			if other, ok := owner[id]; ok {
+				clash = append(clash, Problem{File: f.Source, Field: "tools." + key + ".id",
+					Message: fmt.Sprintf("tool id %q is already registered by %s (language %s)", id, other.Source, other.Language.ID)})
+			}
+		}
+		if len(clash) > 0 {
+			s.Problems = append(s.Problems, &FileError{File: f.Source, Problems: clash})
+			delete(s.byID, f.Language.ID)
+			continue
+		}
+		for _, key := range f.ToolOrder {
+			owner[f.Tools[key].ID] = f
+		}
+	}
+}
+
+func sourceFiles(src Source, set *Set) []string {
+	if src.FS == nil {
+		return nil
+	}
+	if src.Files != nil {
+		return src.Files
+	}
+	entries, err := fs.ReadDir(src.FS, ".")
+	if err != nil {
+		set.Problems = append(set.Problems, &FileError{File: src.Label, Problems: []Problem{{File: src.Label, Message: err.Error()}}})
+		return nil
+	}
+	var names []string
+	for _, e := range entries {
+		if !e.IsDir() && isSpecName(e.Name()) {
+			names = append(names, path.Clean(e.Name()))
+		}
+	}
+	return names
+}
+
+func asFileError(name string, err error) *FileError {
+	var fe *FileError
+	if errors.As(err, &fe) {
+		return fe
+	}
+	return &FileError{File: name, Problems: []Problem{{File: name, Message: err.Error()}}}
+}

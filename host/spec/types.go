@@ -1,0 +1,146 @@
+package spec
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/langhost/langhost/parsers"
+)
+
+// File is one language spec: everything langhost knows about a language.
+// It is a superset of the seed schema; the seed's YAML loads verbatim.
+type File struct {
+	Language     Language         `yaml:"language" json:"language" jsonschema:"identity of the language"`
+	Capabilities []string         `yaml:"capabilities,omitempty" json:"capabilities,omitempty" jsonschema:"capability tags used to pick an agent"`
+	Priority     int              `yaml:"priority,omitempty" json:"priority,omitempty" jsonschema:"agent priority; higher wins"`
+	Agent        *Agent           `yaml:"agent,omitempty" json:"agent,omitempty" jsonschema:"LLM settings of the language's CLI-wrapper agent"`
+	Tools        map[string]*Tool `yaml:"tools" json:"tools" jsonschema:"CLI tools keyed by a short name"`
+	Prompt       Prompt           `yaml:"prompt,omitempty" json:"prompt,omitempty" jsonschema:"prompt sections for agents"`
+	// The seed places these two either inside prompt: or at top level.
+	BestPractices   string    `yaml:"bestPractices,omitempty" json:"bestPractices,omitempty" jsonschema:"best practices (top-level placement)"`
+	SyntaxReminders string    `yaml:"syntaxReminders,omitempty" json:"syntaxReminders,omitempty" jsonschema:"syntax reminders (top-level placement)"`
+	Semantic        *Semantic `yaml:"semantic,omitempty" json:"semantic,omitempty" jsonschema:"language server serving semantic operations"`
+
+	// Source is the file the spec was loaded from ("embedded:go.yaml" for shipped ones).
+	Source string `yaml:"-" json:"-"`
+	// ToolOrder lists the keys of Tools in file order.
+	ToolOrder []string `yaml:"-" json:"-"`
+}
+
+// Language identifies a language.
+type Language struct {
+	ID           string   `yaml:"id" json:"id" jsonschema:"short id used as tool id prefix, e.g. go"`
+	Name         string   `yaml:"name,omitempty" json:"name,omitempty" jsonschema:"display name"`
+	Extensions   []string `yaml:"extensions,omitempty" json:"extensions,omitempty" jsonschema:"source file extensions with the dot"`
+	ProjectFiles []string `yaml:"projectFiles,omitempty" json:"projectFiles,omitempty" jsonschema:"glob patterns of project files"`
+}
+
+// Agent holds the LLM settings of the language's CLI-wrapper agent.
+type Agent struct {
+	Provider    string  `yaml:"provider,omitempty" json:"provider,omitempty"`
+	Model       string  `yaml:"model,omitempty" json:"model,omitempty"`
+	Temperature float64 `yaml:"temperature,omitempty" json:"temperature,omitempty"`
+	MaxSteps    int     `yaml:"maxSteps,omitempty" json:"maxSteps,omitempty"`
+}
+
+// Prompt holds the prompt sections of a language.
+type Prompt struct {
+	Workflow         string `yaml:"workflow,omitempty" json:"workflow,omitempty"`
+	AvailableTools   string `yaml:"availableTools,omitempty" json:"availableTools,omitempty"`
+	BestPractices    string `yaml:"bestPractices,omitempty" json:"bestPractices,omitempty"`
+	SyntaxReminders  string `yaml:"syntaxReminders,omitempty" json:"syntaxReminders,omitempty"`
+	ProjectStructure string `yaml:"projectStructure,omitempty" json:"projectStructure,omitempty"`
+}
+
+// Tool is one CLI tool of a language.
+type Tool struct {
+	ID                   string                  `yaml:"id,omitempty" json:"id,omitempty" jsonschema:"registered id; defaults to <language>.<key>"`
+	Name                 string                  `yaml:"name,omitempty" json:"name,omitempty"`
+	Command              string                  `yaml:"command" json:"command" jsonschema:"executable, looked up on PATH; never run through a shell"`
+	Args                 []string                `yaml:"args,omitempty" json:"args,omitempty"`
+	ProjectArg           *int                    `yaml:"projectArg,omitempty" json:"projectArg,omitempty" jsonschema:"insert the project input at this index of args (-1 appends)"`
+	PathArg              *int                    `yaml:"pathArg,omitempty" json:"pathArg,omitempty" jsonschema:"insert the path input at this index of args (-1 appends)"`
+	ScriptArg            *int                    `yaml:"scriptArg,omitempty" json:"scriptArg,omitempty" jsonschema:"insert the script input at this index of args (-1 appends)"`
+	ConfigArg            []string                `yaml:"configArg,omitempty" json:"configArg,omitempty" jsonschema:"flag appended with the configuration input, e.g. [--configuration]"`
+	Description          string                  `yaml:"description,omitempty" json:"description,omitempty"`
+	Categories           []string                `yaml:"categories,omitempty" json:"categories,omitempty"`
+	RequiresConfirmation bool                    `yaml:"requiresConfirmation,omitempty" json:"requiresConfirmation,omitempty" jsonschema:"the tool changes files; it runs only when confirmed"`
+	ReadOnly             bool                    `yaml:"readOnly,omitempty" json:"readOnly,omitempty" jsonschema:"the tool changes nothing on disk"`
+	Idempotent           bool                    `yaml:"idempotent,omitempty" json:"idempotent,omitempty" jsonschema:"running twice has the same effect as once"`
+	OutputParsers        map[string]parsers.Spec `yaml:"outputParsers,omitempty" json:"outputParsers,omitempty"`
+	Fallback             *Fallback               `yaml:"fallback,omitempty" json:"fallback,omitempty" jsonschema:"used only when command is not installed"`
+	Install              string                  `yaml:"install,omitempty" json:"install,omitempty" jsonschema:"package URL of the tool, e.g. pkg:golang/golang.org/x/tools/gopls@v0.23.0"`
+	Version              *VersionProbe           `yaml:"version,omitempty" json:"version,omitempty"`
+	SuccessCodes         []int                   `yaml:"successCodes,omitempty" json:"successCodes,omitempty" jsonschema:"exit codes that mean success (default [0])"`
+	Timeout              Duration                `yaml:"timeout,omitempty" json:"timeout,omitempty" jsonschema:"per-run timeout, e.g. 5m"`
+	Env                  map[string]string       `yaml:"env,omitempty" json:"env,omitempty" jsonschema:"extra environment variables"`
+	Inputs               map[string]*Input       `yaml:"inputs,omitempty" json:"inputs,omitempty" jsonschema:"extra parameters and overrides of project/path/script/configuration"`
+
+	// Key is the tool's key in the tools map.
+	Key string `yaml:"-" json:"-"`
+	// InputOrder lists the keys of Inputs in file order.
+	InputOrder []string `yaml:"-" json:"-"`
+	// Parsers are the compiled output parsers.
+	Parsers map[string]*parsers.Parser `yaml:"-" json:"-"`
+}
+
+// Fallback is the command run when the primary executable is not installed.
+type Fallback struct {
+	Command string   `yaml:"command" json:"command"`
+	Args    []string `yaml:"args,omitempty" json:"args,omitempty"`
+	Install string   `yaml:"install,omitempty" json:"install,omitempty"`
+}
+
+// VersionProbe tells how to ask a tool for its version.
+type VersionProbe struct {
+	Args  []string `yaml:"args" json:"args" jsonschema:"arguments printing the version, e.g. [--version]"`
+	Regex string   `yaml:"regex,omitempty" json:"regex,omitempty" jsonschema:"regex whose first group is the version"`
+}
+
+// Input is an extra tool parameter, or metadata for a standard one.
+type Input struct {
+	Type        string `yaml:"type,omitempty" json:"type,omitempty" jsonschema:"string, path, integer, number, boolean or array"`
+	Description string `yaml:"description,omitempty" json:"description,omitempty"`
+	Required    bool   `yaml:"required,omitempty" json:"required,omitempty"`
+	Default     any    `yaml:"default,omitempty" json:"default,omitempty"`
+	Enum        []any  `yaml:"enum,omitempty" json:"enum,omitempty"`
+	Flag        string `yaml:"flag,omitempty" json:"flag,omitempty" jsonschema:"flag put before the value; a flag ending in = is joined to it; booleans add just the flag"`
+	Arg         *int   `yaml:"arg,omitempty" json:"arg,omitempty" jsonschema:"insert the value at this index of args (-1 appends)"`
+}
+
+// Semantic names the language server behind the semantic operations.
+type Semantic struct {
+	Command               string            `yaml:"command" json:"command"`
+	Args                  []string          `yaml:"args,omitempty" json:"args,omitempty"`
+	Dialect               string            `yaml:"dialect,omitempty" json:"dialect,omitempty" jsonschema:"standard or roslyn"`
+	RootMarkers           []string          `yaml:"rootMarkers,omitempty" json:"rootMarkers,omitempty"`
+	InitializationOptions map[string]any    `yaml:"initializationOptions,omitempty" json:"initializationOptions,omitempty"`
+	Settings              map[string]any    `yaml:"settings,omitempty" json:"settings,omitempty" jsonschema:"answers to workspace/configuration"`
+	LanguageIDs           map[string]string `yaml:"languageIds,omitempty" json:"languageIds,omitempty" jsonschema:"file extension to LSP languageId"`
+	ReadyTimeout          Duration          `yaml:"readyTimeout,omitempty" json:"readyTimeout,omitempty"`
+	RequestTimeout        Duration          `yaml:"requestTimeout,omitempty" json:"requestTimeout,omitempty"`
+	Fallback              *Fallback         `yaml:"fallback,omitempty" json:"fallback,omitempty" jsonschema:"alternative server used when command is not installed"`
+	Install               string            `yaml:"install,omitempty" json:"install,omitempty"`
+	Version               *VersionProbe     `yaml:"version,omitempty" json:"version,omitempty"`
+	Plugin                string            `yaml:"plugin,omitempty" json:"plugin,omitempty" jsonschema:"external plugin executable; default is langhost's built-in agent"`
+	ProjectOperations     bool              `yaml:"projectOperations,omitempty" json:"projectOperations,omitempty" jsonschema:"also serve .sln/.csproj structure operations"`
+}
+
+// Duration is a time.Duration written as a Go duration string ("90s", "5m").
+type Duration time.Duration
+
+// UnmarshalText implements encoding.TextUnmarshaler.
+func (d *Duration) UnmarshalText(b []byte) error {
+	v, err := time.ParseDuration(string(b))
+	if err != nil {
+		return fmt.Errorf("invalid duration %q (want e.g. 30s, 5m)", b)
+	}
+	if v < 0 {
+		return fmt.Errorf("negative duration %q", b)
+	}
+	*d = Duration(v)
+	return nil
+}
+
+// MarshalText implements encoding.TextMarshaler.
+func (d Duration) MarshalText() ([]byte, error) { return []byte(time.Duration(d).String()), nil }

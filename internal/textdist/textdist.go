@@ -1,0 +1,69 @@
+// Package textdist suggests the closest known word for a misspelt one.
+package textdist
+
+import "strings"
+
+// Levenshtein returns the edit distance between a and b, compared
+// case-insensitively.
+func Levenshtein(a, b string) int {
+	ra, rb := []rune(strings.ToLower(a)), []rune(strings.ToLower(b))
+	prev := make([]int, len(rb)+1)
+	cur := make([]int, len(rb)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(ra); i++ {
+		cur[0] = i
+		for j := 1; j <= len(rb); j++ {
+			cost := 1
+			if ra[i-1] == rb[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(rb)]
+}
+
+// Closest returns the candidate nearest to word, or "" when none is close
+// enough to be a plausible typo (distance at most a third of the word, min 2).
+func Closest(word string, candidates []string) string {
+	best, bestDist := "", max(len(word)/3, 2)+1
+	for _, c := range candidates {
+		if d := Levenshtein(word, c); d < bestDist {
+			best, bestDist = c, d
+		}
+	}
+	return best
+}
+
+// Ranked returns up to n candidates ordered by distance to word, keeping only
+// plausible ones.
+func Ranked(word string, candidates []string, n int) []string {
+	type scored struct {
+		s string
+		d int
+	}
+	limit := max(len(word)/2, 2)
+	var out []scored
+	for _, c := range candidates {
+		d := Levenshtein(word, c)
+		if strings.Contains(strings.ToLower(c), strings.ToLower(word)) {
+			d = min(d, 1)
+		}
+		if d <= limit {
+			out = append(out, scored{c, d})
+		}
+	}
+	for i := 1; i < len(out); i++ { // insertion sort: lists are short
+		for j := i; j > 0 && (out[j].d < out[j-1].d || out[j].d == out[j-1].d && out[j].s < out[j-1].s); j-- {
+			out[j], out[j-1] = out[j-1], out[j]
+		}
+	}
+	res := make([]string, 0, min(n, len(out)))
+	for i := 0; i < len(out) && i < n; i++ {
+		res = append(res, out[i].s)
+	}
+	return res
+}
