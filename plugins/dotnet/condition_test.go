@@ -1,0 +1,65 @@
+package dotnet
+
+import (
+	"errors"
+	"testing"
+)
+
+func TestEvalCondition(t *testing.T) {
+	props := newProperties(map[string]string{"Configuration": "Debug", "TargetFramework": "net8.0", "Platform": "AnyCPU"})
+	props.set("Empty", "")
+	tests := []struct {
+		cond string
+		want bool
+	}{
+		{"", true},
+		{"'$(Configuration)' == 'Debug'", true},
+		{" '$(Configuration)' == 'debug' ", true},
+		{"'$(Configuration)' != 'Debug'", false},
+		{"'$(Configuration)|$(Platform)' == 'Debug|AnyCPU'", true},
+		{"'$(TargetFramework)' == 'net48'", false},
+		{"'$(Configuration)' == 'Release' or '$(TargetFramework)' == 'net8.0'", true},
+		{"'$(Configuration)' == 'Debug' and '$(TargetFramework)' == 'net48'", false},
+		{"('$(Configuration)' == 'Release' or '$(Configuration)' == 'Debug') and '$(Empty)' == ''", true},
+		{"!('$(Configuration)' == 'Debug')", false},
+		{"$(Configuration) == Debug", true},
+		{"'$(Unknown)' == ''", true},
+		{"true", true},
+		{"'1' < '2'", true},
+		{"Exists('condition.go')", true},
+		{"!Exists('no-such-file')", true},
+	}
+	for _, tt := range tests {
+		got, err := evalCondition(tt.cond, props, ".")
+		if err != nil {
+			t.Errorf("evalCondition(%q): %v", tt.cond, err)
+			continue
+		}
+		if got != tt.want {
+			t.Errorf("evalCondition(%q) = %v, want %v", tt.cond, got, tt.want)
+		}
+	}
+}
+
+func TestEvalConditionUnsupported(t *testing.T) {
+	props := newProperties(nil)
+	for _, cond := range []string{
+		"$([MSBuild]::IsOSPlatform('Windows'))",
+		"'$(TargetFramework.StartsWith(net4))' == 'true'",
+		"'@(Compile)' != ''",
+		"'a' = 'b'",
+		"'a' ==",
+	} {
+		if _, err := evalCondition(cond, props, "."); !errors.Is(err, errUnsupported) {
+			t.Errorf("evalCondition(%q) error = %v, want errUnsupported", cond, err)
+		}
+	}
+}
+
+func TestGlobalPropertiesWin(t *testing.T) {
+	props := newProperties(map[string]string{"Configuration": "Release"})
+	props.set("configuration", "Debug")
+	if got := props.get("CONFIGURATION"); got != "Release" {
+		t.Errorf("Configuration = %q, want the global Release", got)
+	}
+}

@@ -1,0 +1,637 @@
+package dotnet
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/langhost/langhost/host/failure"
+)
+
+// Options selects the build configuration a project is evaluated for.
+type Options struct {
+	Configuration   string `json:"configuration,omitempty"`   // default "Debug"
+	Platform        string `json:"platform,omitempty"`        // default "AnyCPU"
+	TargetFramework string `json:"targetFramework,omitempty"` // default: the first declared
+}
+
+// Project is an evaluated project file.
+type Project struct {
+	Name             string   `json:"name"`
+	Path             string   `json:"path"`
+	Style            string   `json:"style"` // "sdk" or "legacy"
+	Sdk              string   `json:"sdk,omitempty"`
+	ToolsVersion     string   `json:"toolsVersion,omitempty"`
+	Configuration    string   `json:"configuration"`
+	Platform         string   `json:"platform"`
+	TargetFramework  string   `json:"targetFramework,omitempty"` // the one evaluated for
+	TargetFrameworks []string `json:"targetFrameworks"`
+	OutputType       string   `json:"outputType,omitempty"`
+	RootNamespace    string   `json:"rootNamespace,omitempty"`
+	AssemblyName     string   `json:"assemblyName,omitempty"`
+	Nullable         string   `json:"nullable,omitempty"`
+	LangVersion      string   `json:"langVersion,omitempty"`
+	// Imports are the imported files that were read, in order
+	// (Directory.Build.props, Directory.Packages.props, explicit imports).
+	Imports []string `json:"imports,omitempty"`
+	// UnresolvedImports are imports that could not be located, such as
+	// SDK targets under $(MSBuildExtensionsPath).
+	UnresolvedImports        []string             `json:"unresolvedImports,omitempty"`
+	CentralPackageManagement bool                 `json:"centralPackageManagement"`
+	ProjectReferences        []ProjectReference   `json:"projectReferences"`
+	PackageReferences        []PackageReference   `json:"packageReferences"`
+	References               []AssemblyReference  `json:"references,omitempty"`
+	SourceFiles              []string             `json:"sourceFiles"`
+	MissingSourceFiles       []string             `json:"missingSourceFiles,omitempty"`
+	Unevaluated              []UnevaluatedElement `json:"unevaluated,omitempty"`
+}
+
+// ProjectReference is a <ProjectReference> item.
+type ProjectReference struct {
+	Name      string `json:"name"`
+	Path      string `json:"path"`
+	Exists    bool   `json:"exists"`
+	Condition string `json:"condition,omitempty"`
+}
+
+// PackageReference is a NuGet package dependency.
+type PackageReference struct {
+	ID      string `json:"id"`
+	Version string `json:"version,omitempty"`
+	// VersionSource says where Version came from: "project" (attribute or
+	// child element), "central" (Directory.Packages.props), "override"
+	// (VersionOverride) or "packages.config"; "" when there is none.
+	VersionSource string `json:"versionSource,omitempty"`
+	PrivateAssets string `json:"privateAssets,omitempty"`
+	Condition     string `json:"condition,omitempty"`
+}
+
+// AssemblyReference is a legacy <Reference> item.
+type AssemblyReference struct {
+	Name     string `json:"name"`
+	Identity string `json:"identity,omitempty"` // full Include text when it has a version
+	HintPath string `json:"hintPath,omitempty"`
+}
+
+// UnevaluatedElement is a property or item whose condition this evaluator
+// could not decide; it was left out of the results above.
+type UnevaluatedElement struct {
+	Kind      string `json:"kind"` // item type ("Compile", ...) or "Property"
+	Name      string `json:"name"` // Include value or property name
+	Condition string `json:"condition"`
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+}
+
+// EvaluateProject evaluates the project file at abs (absolute) for opts.
+// root is the workspace root: result paths are relative to it and the
+// search for Directory.Build.props stops there.
+func EvaluateProject(ctx context.Context, root, abs string, opts Options) (*Project, error) {
+	root, err := absRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(root, abs)
+	}
+	abs = filepath.ToSlash(filepath.Clean(abs))
+	p, err := evaluate(ctx, root, abs, opts)
+	if err != nil {
+		return nil, err
+	}
+	if opts.TargetFramework == "" && p.TargetFramework == "" && len(p.TargetFrameworks) > 0 {
+		// A multi-targeting project: evaluate the inner build of the first
+		// framework, as an IDE does for its default context.
+		opts.TargetFramework = p.TargetFrameworks[0]
+		return evaluate(ctx, root, abs, opts)
+	}
+	return p, nil
+}
+
+type evaluator struct {
+	ctx     context.Context
+	root    string
+	props   *properties
+	groups  []itemGroup // collected in pass 1, evaluated in pass 2
+	proj    *Project
+	seen    map[string]bool // imported files, to stop import cycles
+	central map[string]string
+}
+
+type itemGroup struct {
+	el   *element
+	file string // display path
+	dir  string // directory of the file the group is in
+}
+
+func evaluate(ctx context.Context, root, abs string, opts Options) (*Project, error) {
+	display := relSlash(root, abs)
+	doc, err := readXML(abs, display)
+	if err != nil {
+		return nil, err
+	}
+	if doc.Name != "Project" {
+		return nil, failure.New(failure.InvalidInput, "%s:%d: root element is <%s>, want <Project>", display, doc.Line, doc.Name)
+	}
+	dir := path.Dir(abs)
+	name := strings.TrimSuffix(path.Base(abs), path.Ext(abs))
+	global := map[string]string{
+		"Configuration": cmp(opts.Configuration, "Debug"),
+		"Platform":      cmp(opts.Platform, "AnyCPU"),
+	}
+	if opts.TargetFramework != "" {
+		global["TargetFramework"] = opts.TargetFramework
+	}
+	e := &evaluator{
+		ctx:     ctx,
+		root:    root,
+		props:   newProperties(global),
+		proj:    &Project{Name: name, Path: display},
+		seen:    map[string]bool{abs: true},
+		central: map[string]string{},
+	}
+	for k, v := range map[string]string{
+		"MSBuildProjectName":      name,
+		"MSBuildProjectFile":      path.Base(abs),
+		"MSBuildProjectExtension": path.Ext(abs),
+		"MSBuildProjectDirectory": dir,
+		"MSBuildProjectFullPath":  abs,
+		"SolutionDir":             root + "/",
+	} {
+		e.props.set(k, v)
+	}
+	p := e.proj
+	p.Configuration = e.props.get("Configuration")
+	p.Platform = e.props.get("Platform")
+	p.Sdk = doc.Attr("Sdk")
+	if p.Sdk == "" {
+		for _, c := range doc.Children {
+			if c.Name == "Sdk" || (c.Name == "Import" && c.Attr("Sdk") != "") {
+				p.Sdk = cmp(c.Attr("Name"), c.Attr("Sdk"))
+				break
+			}
+		}
+	}
+	p.ToolsVersion = doc.Attr("ToolsVersion")
+	p.Style = "legacy"
+	if p.Sdk != "" {
+		p.Style = "sdk"
+	}
+
+	// MSBuild order: Directory.Build.props (via SDK or Microsoft.Common
+	// props), Directory.Packages.props, the project body.
+	if f := findFileAbove(dir, root, "Directory.Build.props"); f != "" {
+		if err := e.importFile(f); err != nil {
+			return nil, err
+		}
+	}
+	if f := findFileAbove(dir, root, "Directory.Packages.props"); f != "" && !e.seen[f] {
+		if err := e.importFile(f); err != nil {
+			return nil, err
+		}
+	}
+	if err := e.passOne(doc, abs); err != nil {
+		return nil, err
+	}
+	e.finishProperties()
+	if err := e.passTwo(abs); err != nil {
+		return nil, err
+	}
+	if err := e.readPackagesConfig(dir); err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+func cmp(v, def string) string {
+	if v != "" {
+		return v
+	}
+	return def
+}
+
+// findFileAbove looks for name in dir and its parents, stopping at root.
+func findFileAbove(dir, root, name string) string {
+	for {
+		f := dir + "/" + name
+		if fileExists(f) {
+			return f
+		}
+		if dir == root || !strings.HasPrefix(dir, root) {
+			return ""
+		}
+		parent := path.Dir(dir)
+		if parent == dir {
+			return ""
+		}
+		dir = parent
+	}
+}
+
+func (e *evaluator) importFile(abs string) error {
+	if e.seen[abs] {
+		return nil
+	}
+	e.seen[abs] = true
+	display := relSlash(e.root, abs)
+	doc, err := readXML(abs, display)
+	if err != nil {
+		return err
+	}
+	e.proj.Imports = append(e.proj.Imports, display)
+	return e.passOne(doc, abs)
+}
+
+// passOne evaluates properties and imports in document order and collects
+// item groups for passTwo, as MSBuild evaluates properties before items.
+func (e *evaluator) passOne(doc *element, file string) error {
+	if err := e.ctx.Err(); err != nil {
+		return err
+	}
+	dir := path.Dir(file)
+	display := relSlash(e.root, file)
+	e.props.set("MSBuildThisFileDirectory", dir+"/")
+	e.props.set("MSBuildThisFile", path.Base(file))
+	for _, c := range doc.Children {
+		switch c.Name {
+		case "PropertyGroup":
+			ok, err := evalCondition(c.Attr("Condition"), e.props, dir)
+			if err != nil {
+				e.unevaluated("Property", "PropertyGroup", c, display)
+				continue
+			}
+			if !ok {
+				continue
+			}
+			for _, pc := range c.Children {
+				ok, err := evalCondition(pc.Attr("Condition"), e.props, dir)
+				if err != nil {
+					e.unevaluated("Property", pc.Name, pc, display)
+					continue
+				}
+				if !ok {
+					continue
+				}
+				v, err := e.props.expand(strings.TrimSpace(pc.Text))
+				if err != nil {
+					e.unevaluated("Property", pc.Name, pc, display)
+					continue
+				}
+				e.props.set(pc.Name, v)
+			}
+		case "ItemGroup":
+			e.groups = append(e.groups, itemGroup{el: c, file: display, dir: dir})
+		case "Import", "ImportGroup":
+			if err := e.evalImport(c, dir, display); err != nil {
+				return err
+			}
+			// Restore this file's reserved properties after the import.
+			e.props.set("MSBuildThisFileDirectory", dir+"/")
+			e.props.set("MSBuildThisFile", path.Base(file))
+		case "Choose":
+			e.unevaluated("Choose", "Choose", c, display)
+		}
+	}
+	return nil
+}
+
+func (e *evaluator) evalImport(c *element, dir, display string) error {
+	ok, err := evalCondition(c.Attr("Condition"), e.props, dir)
+	if err != nil {
+		e.unevaluated("Import", c.Attr("Project"), c, display)
+		return nil
+	}
+	if !ok {
+		return nil
+	}
+	if c.Name == "ImportGroup" {
+		for _, ic := range c.Children {
+			if ic.Name == "Import" {
+				if err := e.evalImport(ic, dir, display); err != nil {
+					return err
+				}
+			}
+		}
+		return nil
+	}
+	if c.Attr("Sdk") != "" {
+		return nil // SDK props/targets are implied by Style "sdk"
+	}
+	spec := c.Attr("Project")
+	target := ""
+	if m := getPathOfFileAbove.FindStringSubmatch(strings.TrimSpace(spec)); m != nil {
+		start := dir
+		if m[2] != "" {
+			if s, err := e.props.expand(m[2]); err == nil {
+				start = msbuildPath(dir, s)
+			}
+		}
+		target = findFileAbove(start, e.root, m[1])
+	} else if v, err := e.props.expand(spec); err == nil && v != "" && !hasWildcard(v) {
+		target = msbuildPath(dir, v)
+	}
+	if target == "" || !fileExists(target) {
+		e.proj.UnresolvedImports = append(e.proj.UnresolvedImports, spec)
+		return nil
+	}
+	return e.importFile(target)
+}
+
+func (e *evaluator) unevaluated(kind, name string, el *element, file string) {
+	e.proj.Unevaluated = append(e.proj.Unevaluated, UnevaluatedElement{
+		Kind: kind, Name: name, Condition: el.Attr("Condition"), File: file, Line: el.Line,
+	})
+}
+
+func (e *evaluator) finishProperties() {
+	p, props := e.proj, e.props
+	if p.Style == "sdk" {
+		props.setDefault("AssemblyName", p.Name)
+		props.setDefault("RootNamespace", p.Name)
+		props.setDefault("OutputType", "Library")
+	}
+	p.TargetFramework = props.get("TargetFramework")
+	for _, tf := range strings.Split(props.get("TargetFrameworks"), ";") {
+		if tf = strings.TrimSpace(tf); tf != "" {
+			p.TargetFrameworks = append(p.TargetFrameworks, tf)
+		}
+	}
+	if len(p.TargetFrameworks) == 0 && p.TargetFramework != "" {
+		p.TargetFrameworks = []string{p.TargetFramework}
+	}
+	if v := props.get("TargetFrameworkVersion"); v != "" && len(p.TargetFrameworks) == 0 {
+		// Legacy projects say v4.7.2; report the moniker, net472.
+		tfm := "net" + strings.ReplaceAll(strings.TrimPrefix(strings.ToLower(v), "v"), ".", "")
+		p.TargetFramework = tfm
+		p.TargetFrameworks = []string{tfm}
+	}
+	if p.TargetFrameworks == nil {
+		p.TargetFrameworks = []string{}
+	}
+	p.OutputType = props.get("OutputType")
+	p.RootNamespace = props.get("RootNamespace")
+	p.AssemblyName = props.get("AssemblyName")
+	p.Nullable = props.get("Nullable")
+	p.LangVersion = props.get("LangVersion")
+	p.CentralPackageManagement = strings.EqualFold(props.get("ManagePackageVersionsCentrally"), "true")
+}
+
+// passTwo evaluates the collected item groups with the final properties.
+func (e *evaluator) passTwo(projAbs string) error {
+	p := e.proj
+	projDir := path.Dir(projAbs)
+	compile := newFileSet()
+	isFalse := func(name string) bool { return strings.EqualFold(e.props.get(name), "false") }
+	if p.Style == "sdk" && !isFalse("EnableDefaultItems") && !isFalse("EnableDefaultCompileItems") {
+		excludes := []string{
+			msbuildPath(projDir, cmp(e.props.get("BaseOutputPath"), "bin")) + "/**",
+			msbuildPath(projDir, cmp(e.props.get("BaseIntermediateOutputPath"), "obj")) + "/**",
+			projDir + "/**/.*/**",
+		}
+		for _, x := range splitList(e.props.get("DefaultItemExcludes")) {
+			excludes = append(excludes, msbuildPath(projDir, x))
+		}
+		compile.add(globFiles(projDir+"/**/*.cs"), excludes)
+	}
+
+	var (
+		projRefs []ProjectReference
+		pkgs     []PackageReference
+		refs     []AssemblyReference
+	)
+	for _, g := range e.groups {
+		if err := e.ctx.Err(); err != nil {
+			return err
+		}
+		groupCond := g.el.Attr("Condition")
+		ok, err := evalCondition(groupCond, e.props, g.dir)
+		if err != nil {
+			for _, it := range g.el.Children {
+				e.proj.Unevaluated = append(e.proj.Unevaluated, UnevaluatedElement{
+					Kind: it.Name, Name: cmp(it.Attr("Include"), it.Attr("Remove")), Condition: groupCond, File: g.file, Line: it.Line,
+				})
+			}
+			continue
+		}
+		if !ok {
+			continue
+		}
+		for _, it := range g.el.Children {
+			cond := joinConditions(groupCond, it.Attr("Condition"))
+			ok, err := evalCondition(it.Attr("Condition"), e.props, g.dir)
+			if err != nil {
+				e.proj.Unevaluated = append(e.proj.Unevaluated, UnevaluatedElement{
+					Kind: it.Name, Name: cmp(it.Attr("Include"), it.Attr("Remove")), Condition: it.Attr("Condition"), File: g.file, Line: it.Line,
+				})
+				continue
+			}
+			if !ok {
+				continue
+			}
+			include, errI := e.props.expand(it.Attr("Include"))
+			remove, errR := e.props.expand(it.Attr("Remove"))
+			exclude, errX := e.props.expand(it.Attr("Exclude"))
+			if errI != nil || errR != nil || errX != nil {
+				e.proj.Unevaluated = append(e.proj.Unevaluated, UnevaluatedElement{
+					Kind: it.Name, Name: cmp(it.Attr("Include"), it.Attr("Remove")), Condition: cond, File: g.file, Line: it.Line,
+				})
+				continue
+			}
+			switch it.Name {
+			case "Compile":
+				var excl []string
+				for _, x := range splitList(exclude) {
+					excl = append(excl, msbuildPath(g.dir, x))
+				}
+				for _, inc := range splitList(include) {
+					abs := msbuildPath(g.dir, inc)
+					if !hasWildcard(abs) && !fileExists(abs) {
+						p.MissingSourceFiles = append(p.MissingSourceFiles, relSlash(e.root, abs))
+						continue
+					}
+					compile.add(globFiles(abs), excl)
+				}
+				for _, rm := range splitList(remove) {
+					compile.remove(msbuildPath(g.dir, rm))
+				}
+			case "ProjectReference":
+				for _, inc := range splitList(include) {
+					abs := msbuildPath(g.dir, inc)
+					projRefs = append(projRefs, ProjectReference{
+						Name:      strings.TrimSuffix(path.Base(abs), path.Ext(abs)),
+						Path:      relSlash(e.root, abs),
+						Exists:    fileExists(abs),
+						Condition: cond,
+					})
+				}
+				for _, rm := range splitList(remove) {
+					abs := relSlash(e.root, msbuildPath(g.dir, rm))
+					projRefs = deleteFunc(projRefs, func(r ProjectReference) bool { return r.Path == abs })
+				}
+			case "PackageReference":
+				version := e.metadata(it, "Version")
+				override := e.metadata(it, "VersionOverride")
+				if update := it.Attr("Update"); update != "" {
+					for i := range pkgs {
+						if strings.EqualFold(pkgs[i].ID, update) && version != "" {
+							pkgs[i].Version, pkgs[i].VersionSource = version, "project"
+						}
+					}
+				}
+				for _, id := range splitList(include) {
+					ref := PackageReference{ID: id, PrivateAssets: e.metadata(it, "PrivateAssets"), Condition: cond}
+					switch {
+					case override != "":
+						ref.Version, ref.VersionSource = override, "override"
+					case version != "":
+						ref.Version, ref.VersionSource = version, "project"
+					}
+					pkgs = append(pkgs, ref)
+				}
+				for _, rm := range splitList(remove) {
+					pkgs = deleteFunc(pkgs, func(r PackageReference) bool { return strings.EqualFold(r.ID, rm) })
+				}
+			case "PackageVersion":
+				for _, id := range splitList(include) {
+					e.central[strings.ToLower(id)] = e.metadata(it, "Version")
+				}
+			case "Reference":
+				for _, inc := range splitList(include) {
+					name, _, hasIdentity := strings.Cut(inc, ",")
+					ref := AssemblyReference{Name: strings.TrimSpace(name)}
+					if hasIdentity {
+						ref.Identity = inc
+					}
+					if hp := e.metadata(it, "HintPath"); hp != "" {
+						ref.HintPath = relSlash(e.root, msbuildPath(g.dir, hp))
+					}
+					refs = append(refs, ref)
+				}
+			}
+		}
+	}
+	if p.CentralPackageManagement {
+		for i := range pkgs {
+			if pkgs[i].VersionSource == "" {
+				if v, ok := e.central[strings.ToLower(pkgs[i].ID)]; ok {
+					pkgs[i].Version, pkgs[i].VersionSource = v, "central"
+				}
+			}
+		}
+	}
+	p.SourceFiles = compile.sorted(e.root)
+	p.ProjectReferences = nonNil(projRefs)
+	p.PackageReferences = nonNil(pkgs)
+	p.References = refs
+	return nil
+}
+
+// metadata reads item metadata given as an attribute or a child element.
+func (e *evaluator) metadata(it *element, name string) string {
+	v, ok := it.lookupAttr(name)
+	if !ok {
+		if c := it.child(name); c != nil {
+			v = strings.TrimSpace(c.Text)
+		}
+	}
+	if x, err := e.props.expand(v); err == nil {
+		return x
+	}
+	return v
+}
+
+func (e *evaluator) readPackagesConfig(dir string) error {
+	f := dir + "/packages.config"
+	if !fileExists(f) {
+		return nil
+	}
+	display := relSlash(e.root, f)
+	doc, err := readXML(f, display)
+	if err != nil {
+		return err
+	}
+	e.proj.Imports = append(e.proj.Imports, display)
+	for _, c := range doc.Children {
+		if c.Name == "package" {
+			e.proj.PackageReferences = append(e.proj.PackageReferences, PackageReference{
+				ID: c.Attr("id"), Version: c.Attr("version"), VersionSource: "packages.config",
+			})
+		}
+	}
+	return nil
+}
+
+func joinConditions(a, b string) string {
+	a, b = strings.TrimSpace(a), strings.TrimSpace(b)
+	switch {
+	case a == "":
+		return b
+	case b == "":
+		return a
+	}
+	return fmt.Sprintf("(%s) and (%s)", a, b)
+}
+
+func splitList(s string) []string {
+	var out []string
+	for _, v := range strings.Split(s, ";") {
+		if v = strings.TrimSpace(v); v != "" {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func deleteFunc[T any](s []T, del func(T) bool) []T {
+	out := s[:0]
+	for _, v := range s {
+		if !del(v) {
+			out = append(out, v)
+		}
+	}
+	return out
+}
+
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
+// fileSet is an insertion-ordered set of absolute slash paths.
+type fileSet struct{ files map[string]bool }
+
+func newFileSet() *fileSet { return &fileSet{files: map[string]bool{}} }
+
+func (s *fileSet) add(files, excludes []string) {
+next:
+	for _, f := range files {
+		for _, x := range excludes {
+			if matchGlob(x, f) {
+				continue next
+			}
+		}
+		s.files[f] = true
+	}
+}
+
+func (s *fileSet) remove(pattern string) {
+	for f := range s.files {
+		if matchGlob(pattern, f) {
+			delete(s.files, f)
+		}
+	}
+}
+
+func (s *fileSet) sorted(root string) []string {
+	out := make([]string, 0, len(s.files))
+	for f := range s.files {
+		out = append(out, relSlash(root, f))
+	}
+	sort.Strings(out)
+	return out
+}

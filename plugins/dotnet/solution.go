@@ -1,0 +1,272 @@
+package dotnet
+
+import (
+	"bufio"
+	"bytes"
+	"errors"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/langhost/langhost/host/failure"
+)
+
+// SolutionFolderTypeGUID is the project type GUID of a solution folder.
+const SolutionFolderTypeGUID = "2150E333-8FDC-42A3-9474-1A3956D46DE8"
+
+// Solution is a parsed .sln or .slnx file.
+type Solution struct {
+	Path                string            `json:"path"`
+	Format              string            `json:"format"` // "sln" or "slnx"
+	FormatVersion       string            `json:"formatVersion,omitempty"`
+	VisualStudioVersion string            `json:"visualStudioVersion,omitempty"`
+	Projects            []SolutionProject `json:"projects"`
+	Folders             []SolutionFolder  `json:"folders,omitempty"`
+	Configurations      []string          `json:"configurations,omitempty"` // "Debug|Any CPU"
+}
+
+// SolutionProject is a project entry of a solution.
+type SolutionProject struct {
+	Name     string `json:"name"`
+	Path     string `json:"path"` // relative to the workspace root
+	TypeGUID string `json:"typeGuid,omitempty"`
+	GUID     string `json:"guid,omitempty"`
+	// Folder is the solution folder path, e.g. "/src/Core/", "" at top level.
+	Folder string `json:"folder,omitempty"`
+	// Dependencies are build-order dependencies (ProjectDependencies),
+	// by project name.
+	Dependencies []string `json:"dependencies,omitempty"`
+	Exists       bool     `json:"exists"`
+}
+
+// SolutionFolder is a virtual folder of a solution.
+type SolutionFolder struct {
+	Name string `json:"name"`
+	Path string `json:"path"` // full folder path, e.g. "/src/Core/"
+	GUID string `json:"guid,omitempty"`
+}
+
+var (
+	slnProjectRE = regexp.MustCompile(`^Project\("\{([0-9A-Fa-f-]+)\}"\)\s*=\s*"([^"]*)"\s*,\s*"([^"]*)"\s*,\s*"\{([0-9A-Fa-f-]+)\}"`)
+	slnPairRE    = regexp.MustCompile(`^\{([0-9A-Fa-f-]+)\}\s*=\s*\{([0-9A-Fa-f-]+)\}$`)
+)
+
+// ParseSolution parses the solution file at file (absolute, or relative to
+// root); root is the workspace root that result paths are made relative to.
+func ParseSolution(root, file string) (*Solution, error) {
+	root, err := absRoot(root)
+	if err != nil {
+		return nil, err
+	}
+	abs := file
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(root, abs)
+	}
+	abs = filepath.ToSlash(abs)
+	display := relSlash(root, abs)
+	if strings.EqualFold(path.Ext(abs), ".slnx") {
+		return parseSlnx(root, abs, display)
+	}
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		if errors.Is(err, os.ErrNotExist) {
+			return nil, failure.Wrap(failure.NotFound, err, "solution %s does not exist", display)
+		}
+		return nil, failure.Wrap(failure.Internal, err, "read %s", display)
+	}
+	return parseSln(root, abs, display, data)
+}
+
+type slnEntry struct {
+	typeGUID, name, path, guid string
+	deps                       []string // GUIDs
+}
+
+func parseSln(root, abs, display string, data []byte) (*Solution, error) {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	sol := &Solution{Path: display, Format: "sln"}
+	var entries []*slnEntry
+	nested := map[string]string{} // child GUID -> parent GUID
+	var cur *slnEntry
+	section := ""
+	sawHeader := false
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(make([]byte, 1024*1024), 1024*1024)
+	lineNo := 0
+	for sc.Scan() {
+		lineNo++
+		line := strings.TrimSpace(sc.Text())
+		switch {
+		case line == "" || strings.HasPrefix(line, "#"):
+			continue
+		case strings.HasPrefix(line, "Microsoft Visual Studio Solution File, Format Version "):
+			sawHeader = true
+			sol.FormatVersion = strings.TrimPrefix(line, "Microsoft Visual Studio Solution File, Format Version ")
+		case strings.HasPrefix(line, "VisualStudioVersion"):
+			if _, v, ok := strings.Cut(line, "="); ok {
+				sol.VisualStudioVersion = strings.TrimSpace(v)
+			}
+		case strings.HasPrefix(line, "Project(") && !sawHeader:
+			return nil, failure.New(failure.InvalidInput, "%s:%d: not a solution file: missing the \"Microsoft Visual Studio Solution File\" header", display, lineNo)
+		case strings.HasPrefix(line, "Project("):
+			m := slnProjectRE.FindStringSubmatch(line)
+			if m == nil {
+				return nil, failure.New(failure.InvalidInput, "%s:%d: malformed Project line %q", display, lineNo, line)
+			}
+			cur = &slnEntry{typeGUID: strings.ToUpper(m[1]), name: m[2], path: m[3], guid: strings.ToUpper(m[4])}
+			entries = append(entries, cur)
+		case line == "EndProject":
+			cur = nil
+		case strings.HasPrefix(line, "ProjectSection(") || strings.HasPrefix(line, "GlobalSection("):
+			name := line[strings.IndexByte(line, '(')+1:]
+			if i := strings.IndexByte(name, ')'); i >= 0 {
+				name = name[:i]
+			}
+			section = name
+		case line == "EndProjectSection" || line == "EndGlobalSection":
+			section = ""
+		case section == "ProjectDependencies" && cur != nil:
+			if m := slnPairRE.FindStringSubmatch(line); m != nil {
+				cur.deps = append(cur.deps, strings.ToUpper(m[1]))
+			}
+		case section == "NestedProjects":
+			if m := slnPairRE.FindStringSubmatch(line); m != nil {
+				nested[strings.ToUpper(m[1])] = strings.ToUpper(m[2])
+			}
+		case section == "SolutionConfigurationPlatforms":
+			if k, _, ok := strings.Cut(line, "="); ok {
+				sol.Configurations = append(sol.Configurations, strings.TrimSpace(k))
+			}
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, failure.Wrap(failure.InvalidInput, err, "%s:%d: read solution", display, lineNo)
+	}
+	if !sawHeader {
+		return nil, failure.New(failure.InvalidInput, "%s:1: not a solution file: missing the \"Microsoft Visual Studio Solution File\" header", display)
+	}
+
+	byGUID := map[string]*slnEntry{}
+	for _, e := range entries {
+		byGUID[e.guid] = e
+	}
+	var folderPath func(guid string, depth int) string
+	folderPath = func(guid string, depth int) string {
+		e, ok := byGUID[guid]
+		if !ok || depth > len(entries) { // unknown parent or a nesting cycle
+			return "/"
+		}
+		parent, ok := nested[guid]
+		if !ok {
+			return "/" + e.name + "/"
+		}
+		return folderPath(parent, depth+1) + e.name + "/"
+	}
+	dir := path.Dir(filepathToSlash(abs))
+	for _, e := range entries {
+		if e.typeGUID == SolutionFolderTypeGUID {
+			sol.Folders = append(sol.Folders, SolutionFolder{Name: e.name, Path: folderPath(e.guid, 0), GUID: e.guid})
+			continue
+		}
+		p := SolutionProject{Name: e.name, TypeGUID: e.typeGUID, GUID: e.guid}
+		projAbs := path.Join(dir, strings.ReplaceAll(e.path, `\`, "/"))
+		p.Path = relSlash(root, projAbs)
+		p.Exists = fileExists(projAbs)
+		if parent, ok := nested[e.guid]; ok {
+			p.Folder = folderPath(parent, 0)
+		}
+		for _, d := range e.deps {
+			if de, ok := byGUID[d]; ok {
+				p.Dependencies = append(p.Dependencies, de.name)
+			}
+		}
+		sol.Projects = append(sol.Projects, p)
+	}
+	sort.Slice(sol.Folders, func(i, j int) bool { return sol.Folders[i].Path < sol.Folders[j].Path })
+	return sol, nil
+}
+
+func parseSlnx(root, abs, display string) (*Solution, error) {
+	doc, err := readXML(abs, display)
+	if err != nil {
+		return nil, err
+	}
+	if doc.Name != "Solution" {
+		return nil, failure.New(failure.InvalidInput, "%s:%d: root element is <%s>, want <Solution>", display, doc.Line, doc.Name)
+	}
+	sol := &Solution{Path: display, Format: "slnx"}
+	dir := path.Dir(filepathToSlash(abs))
+	var walk func(el *element, folder string)
+	walk = func(el *element, folder string) {
+		for _, c := range el.Children {
+			switch c.Name {
+			case "Folder":
+				name := c.Attr("Name")
+				fp := name
+				if !strings.HasPrefix(fp, "/") {
+					fp = folder + fp
+				}
+				if !strings.HasSuffix(fp, "/") {
+					fp += "/"
+				}
+				sol.Folders = append(sol.Folders, SolutionFolder{Name: path.Base(strings.TrimSuffix(fp, "/")), Path: fp})
+				walk(c, fp)
+			case "Project":
+				rel := strings.ReplaceAll(c.Attr("Path"), `\`, "/")
+				projAbs := path.Join(dir, rel)
+				p := SolutionProject{
+					Name:   strings.TrimSuffix(path.Base(rel), path.Ext(rel)),
+					Path:   relSlash(root, projAbs),
+					Exists: fileExists(projAbs),
+				}
+				if folder != "/" {
+					p.Folder = folder
+				}
+				for _, d := range c.Children {
+					if d.Name == "BuildDependency" {
+						dep := strings.ReplaceAll(d.Attr("Project"), `\`, "/")
+						p.Dependencies = append(p.Dependencies, strings.TrimSuffix(path.Base(dep), path.Ext(dep)))
+					}
+				}
+				sol.Projects = append(sol.Projects, p)
+			case "Configurations":
+				var builds, platforms []string
+				for _, cc := range c.Children {
+					switch cc.Name {
+					case "BuildType":
+						builds = append(builds, cc.Attr("Name"))
+					case "Platform":
+						platforms = append(platforms, cc.Attr("Name"))
+					}
+				}
+				sol.Configurations = append(sol.Configurations, crossConfigurations(builds, platforms)...)
+			}
+		}
+	}
+	walk(doc, "/")
+	if len(sol.Configurations) == 0 {
+		// .slnx omits the defaults.
+		sol.Configurations = []string{"Debug|Any CPU", "Release|Any CPU"}
+	}
+	sort.Slice(sol.Folders, func(i, j int) bool { return sol.Folders[i].Path < sol.Folders[j].Path })
+	return sol, nil
+}
+
+func crossConfigurations(builds, platforms []string) []string {
+	if len(builds) == 0 {
+		builds = []string{"Debug", "Release"}
+	}
+	if len(platforms) == 0 {
+		platforms = []string{"Any CPU"}
+	}
+	var out []string
+	for _, b := range builds {
+		for _, p := range platforms {
+			out = append(out, b+"|"+p)
+		}
+	}
+	return out
+}

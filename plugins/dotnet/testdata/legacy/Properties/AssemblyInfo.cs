@@ -1,0 +1,2 @@
+using System.Reflection;
+[assembly: AssemblyTitle("Contoso.Legacy")]

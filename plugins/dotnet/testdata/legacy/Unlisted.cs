@@ -1,0 +1,4 @@
+namespace Contoso.Legacy
+{
+    partial class Unlisted { }
+}

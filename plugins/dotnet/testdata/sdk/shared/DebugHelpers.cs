@@ -1,0 +1,4 @@
+namespace Shop.Diagnostics
+{
+    internal static class DebugHelpers { }
+}

@@ -1,0 +1,2 @@
+namespace Shop.Legacy;
+public class OldOrder { }

@@ -1,0 +1,3 @@
+namespace Shop.Core.Tests;
+
+public class OrderTests { }

@@ -1,0 +1,1 @@
+namespace App.Feature; class Widget { }
