@@ -1,0 +1,133 @@
+package lsp
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os/exec"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+)
+
+// Server is a language server child process and the client talking to it.
+// The process runs in its own process group so that stopping it also stops
+// any helpers it spawned.
+type Server struct {
+	*Client
+	cmd *exec.Cmd
+
+	exited  chan struct{}
+	exitErr error
+	once    sync.Once
+}
+
+// Start launches argv in dir and connects a client to its stdio. Its stderr
+// goes to opts.Logger at debug level.
+func Start(argv []string, dir string, env []string, opts Options) (*Server, error) {
+	if len(argv) == 0 {
+		return nil, errors.New("no language server command")
+	}
+	log := opts.Logger
+	if log == nil {
+		log = hclog.NewNullLogger()
+		opts.Logger = log
+	}
+	cmd := exec.Command(argv[0], argv[1:]...)
+	cmd.Dir = dir
+	cmd.Env = env
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	// Helpers that inherit stderr must not keep Wait blocked forever.
+	cmd.WaitDelay = 2 * time.Second
+	stdin, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	stdout, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	stderrR, stderrW := io.Pipe()
+	cmd.Stderr = stderrW
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("starting language server %s: %w", argv[0], err)
+	}
+	go logLines(log.Named("stderr"), stderrR)
+
+	s := &Server{cmd: cmd, exited: make(chan struct{})}
+	s.Client = NewClient(stdout, stdin, opts)
+	go func() {
+		err := cmd.Wait()
+		stderrW.Close()
+		// Reap any helpers left in the group.
+		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		s.exitErr = err
+		if err == nil {
+			s.exitErr = errors.New("exit status 0")
+		}
+		close(s.exited)
+	}()
+	return s, nil
+}
+
+func logLines(log hclog.Logger, r io.Reader) {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1024*1024)
+	for sc.Scan() {
+		log.Debug(sc.Text())
+	}
+}
+
+// PID is the server's process id.
+func (s *Server) PID() int { return s.cmd.Process.Pid }
+
+// Exited is closed when the process has exited.
+func (s *Server) Exited() <-chan struct{} { return s.exited }
+
+// ExitError describes how the process ended, once Exited is closed.
+func (s *Server) ExitError() error {
+	select {
+	case <-s.exited:
+		return s.exitErr
+	default:
+		return nil
+	}
+}
+
+// Kill kills the server's process group at once.
+func (s *Server) Kill() {
+	_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+}
+
+// Close asks the server to shut down and exit, waiting until ctx ends or a
+// few seconds pass, then kills its process group.
+func (s *Server) Close(ctx context.Context) error {
+	var err error
+	s.once.Do(func() {
+		select {
+		case <-s.exited:
+		default:
+			sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+			if cerr := s.Call(sctx, "shutdown", nil, nil); cerr == nil {
+				_ = s.Notify(sctx, "exit", nil)
+			}
+			select {
+			case <-s.exited:
+			case <-sctx.Done():
+			}
+			cancel()
+		}
+		s.Kill()
+		_ = s.Client.Close()
+		select {
+		case <-s.exited:
+		case <-time.After(3 * time.Second):
+			err = fmt.Errorf("language server %d did not exit after SIGKILL", s.PID())
+		}
+	})
+	return err
+}

@@ -1,0 +1,159 @@
+package semantic
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/pluginapi"
+)
+
+// operation is one entry of the catalogue.
+type operation struct {
+	name        string
+	description string
+	sideEffects string
+	failures    []failure.Code
+	in, out     reflect.Type
+	run         func(ctx context.Context, c *call, input json.RawMessage) (any, error)
+	// adjust refines the generated input schema (enums, required keys).
+	adjust func(s *jsonschema.Schema)
+}
+
+// call is the context of one Invoke.
+type call struct {
+	e         *Engine
+	s         *session
+	confirmed bool
+}
+
+// op builds an operation whose input decodes into I.
+func op[I, O any](name, description, sideEffects string, failures []failure.Code, adjust func(*jsonschema.Schema), run func(context.Context, *call, *I) (*O, error)) operation {
+	return operation{
+		name: name, description: description, sideEffects: sideEffects, failures: failures,
+		in: reflect.TypeFor[I](), out: reflect.TypeFor[O](), adjust: adjust,
+		run: func(ctx context.Context, c *call, raw json.RawMessage) (any, error) {
+			in := new(I)
+			dec := json.NewDecoder(strings.NewReader(string(raw)))
+			dec.DisallowUnknownFields()
+			if err := dec.Decode(in); err != nil {
+				return nil, failure.Wrap(failure.InvalidInput, err, "decoding %s input", name)
+			}
+			if v, ok := any(in).(interface{ validate() error }); ok {
+				if err := v.validate(); err != nil {
+					return nil, err
+				}
+			}
+			return run(ctx, c, in)
+		},
+	}
+}
+
+var (
+	readFailures  = []failure.Code{failure.InvalidInput, failure.NotFound, failure.Ambiguous, failure.Unsupported, failure.Timeout, failure.Internal}
+	writeFailures = append(append([]failure.Code(nil), readFailures...), failure.Precondition)
+)
+
+var catalogue = []operation{
+	op("find_symbol", "Search the workspace for symbols whose name matches a query (workspace/symbol).", "none", readFailures, withEnums, findSymbol),
+	op("file_symbols", "List the symbols declared in one file as a tree (textDocument/documentSymbol).", "none", readFailures, withEnums, fileSymbols),
+	op("symbol_info", "Describe a symbol: kind, container, definition location and hover documentation.", "none", readFailures, withEnums, symbolInfo),
+	op("find_references", "Find every reference to a symbol, with the line text and the containing member; paginated.", "none", readFailures, withEnums, findReferences),
+	op("find_implementations", "Find the implementations of an interface or abstract member.", "none", readFailures, withEnums, findImplementations),
+	op("type_hierarchy", "Show the supertypes and/or subtypes of a type.", "none", readFailures, withEnums, typeHierarchy),
+	op("find_callers", "Find the functions that call a function, transitively up to a depth.", "none", readFailures, withEnums, findCallers),
+	op("diagnostics", "Report compiler diagnostics for a file or the whole workspace.", "none", readFailures, withEnums, diagnostics),
+	op("get_source", "Return the source text of a symbol's full declaration.", "none", readFailures, withEnums, getSource),
+	op("type_members", "List the members declared in a type.", "none", readFailures, withEnums, typeMembers),
+	op("containing_member", "Find the innermost declaration containing a position.", "none", readFailures, withEnums, containingMember),
+	op("organize_imports", "Return a file's text with its imports organised; writes nothing.", "none", readFailures, withEnums, organizeImports),
+	op("format", "Return a file's text formatted by the language server; writes nothing.", "none", readFailures, withEnums, format),
+	op("rename", "Rename a symbol everywhere. Returns a unified diff preview; with apply and confirmation, writes all files atomically.", "workspace", writeFailures, withEnums, rename),
+	op("code_actions", "List the code actions at a position or range; preview one as a unified diff, or apply it with confirmation.", "workspace", writeFailures, withEnums, codeActions),
+}
+
+var opsByName = func() map[string]operation {
+	m := make(map[string]operation, len(catalogue))
+	for _, o := range catalogue {
+		m[o.name] = o
+	}
+	return m
+}()
+
+// Operations lists the operations with their JSON schemas. It needs no
+// server, so a host can register tools before any workspace is open.
+func Operations() []pluginapi.Operation {
+	ops := make([]pluginapi.Operation, 0, len(catalogue))
+	for _, o := range catalogue {
+		codes := make([]string, len(o.failures))
+		for i, c := range o.failures {
+			codes[i] = string(c)
+		}
+		ops = append(ops, pluginapi.Operation{
+			Name:         o.name,
+			Description:  o.description,
+			InputSchema:  schemaFor(o.in, o.adjust),
+			OutputSchema: schemaFor(o.out, nil),
+			SideEffects:  o.sideEffects,
+			FailureCodes: codes,
+		})
+	}
+	return ops
+}
+
+var schemaOptions = &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
+	reflect.TypeFor[actionRef]():       {Types: []string{"integer", "string"}, Description: "0-based index or exact title of the action"},
+	reflect.TypeFor[json.RawMessage](): {},
+}}
+
+func schemaFor(t reflect.Type, adjust func(*jsonschema.Schema)) json.RawMessage {
+	s, err := jsonschema.ForType(t, schemaOptions)
+	if err != nil {
+		// The types are fixed at compile time; a failure is a programming error.
+		panic(fmt.Sprintf("schema for %v: %v", t, err))
+	}
+	if adjust != nil {
+		adjust(s)
+	}
+	raw, err := json.Marshal(s)
+	if err != nil {
+		panic(fmt.Sprintf("encoding schema for %v: %v", t, err))
+	}
+	return raw
+}
+
+// enums names the allowed values of input keys shared by several operations.
+var enums = map[string][]string{
+	"detail":      {"compact", "standard", "full"},
+	"direction":   {"supertypes", "subtypes", "both"},
+	"minSeverity": {"error", "warning", "information", "hint"},
+	"kind":        nil, // filled from lsp.SymbolKindNames; code_actions overrides below
+}
+
+func withEnums(s *jsonschema.Schema) {
+	keys := make([]string, 0, len(s.Properties))
+	for k := range s.Properties {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		vals := enums[k]
+		if k == "kind" && s.Properties[k].Description != "" && strings.Contains(s.Properties[k].Description, "code action") {
+			continue
+		}
+		if k == "kind" {
+			vals = symbolKindEnum
+		}
+		if len(vals) == 0 {
+			continue
+		}
+		for _, v := range vals {
+			s.Properties[k].Enum = append(s.Properties[k].Enum, v)
+		}
+	}
+}

@@ -1,0 +1,121 @@
+package semantic
+
+import (
+	"context"
+	"encoding/json"
+	"io/fs"
+	"path/filepath"
+	"sort"
+	"sync"
+	"time"
+
+	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/lsp"
+)
+
+// dialect holds what differs between language servers around start-up and
+// error handling.
+type dialect interface {
+	// prepare runs before initialize, e.g. to register notification handlers.
+	prepare(s *session)
+	// afterInitialized runs after the initialized notification.
+	afterInitialized(ctx context.Context, s *session) error
+	// waitReady blocks until the server answers requests with real results.
+	waitReady(ctx context.Context, s *session) error
+	// retryable reports whether a failed request is worth retrying.
+	retryable(err *lsp.ResponseError) bool
+}
+
+func newDialect(name string) dialect {
+	if name == DialectRoslyn {
+		return &roslynDialect{loaded: make(chan struct{})}
+	}
+	return standardDialect{}
+}
+
+// settleTime is how long a standard server must show no work-done progress
+// before it counts as ready.
+const settleTime = 300 * time.Millisecond
+
+// standardDialect suits servers that queue requests until they can answer
+// (gopls, pyright): ready once start-up progress has settled.
+type standardDialect struct{}
+
+func (standardDialect) prepare(*session)                                {}
+func (standardDialect) afterInitialized(context.Context, *session) error { return nil }
+func (standardDialect) waitReady(ctx context.Context, s *session) error {
+	return s.srv.WaitIdle(ctx, settleTime)
+}
+func (standardDialect) retryable(err *lsp.ResponseError) bool {
+	return err.Code == lsp.CodeContentModified
+}
+
+// roslynDialect drives Microsoft.CodeAnalysis.LanguageServer: the client
+// must open a solution or projects after initialized, and requests return
+// empty results until workspace/projectInitializationComplete arrives.
+type roslynDialect struct {
+	once   sync.Once
+	loaded chan struct{}
+}
+
+func (d *roslynDialect) prepare(s *session) {
+	s.srv.OnNotification("workspace/projectInitializationComplete", func(json.RawMessage) {
+		d.once.Do(func() { close(d.loaded) })
+	})
+}
+
+func (d *roslynDialect) afterInitialized(ctx context.Context, s *session) error {
+	root := s.e.lspRoot
+	solutions := globSorted(root, "*.sln", "*.slnx")
+	if len(solutions) > 0 {
+		s.e.report("opening solution "+filepath.Base(solutions[0]), 0)
+		return s.srv.Notify(ctx, "solution/open", map[string]any{"solution": lsp.URIFromPath(solutions[0])})
+	}
+	var projects []lsp.DocumentURI
+	_ = filepath.WalkDir(root, func(path string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if de.IsDir() {
+			switch de.Name() {
+			case "bin", "obj", ".git", "node_modules":
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if filepath.Ext(path) == ".csproj" {
+			projects = append(projects, lsp.URIFromPath(path))
+		}
+		return nil
+	})
+	if len(projects) == 0 {
+		return failure.New(failure.Precondition, "no .sln, .slnx or .csproj file under %s for %s to open", root, s.name)
+	}
+	s.e.report("opening projects", 0)
+	return s.srv.Notify(ctx, "project/open", map[string]any{"projects": projects})
+}
+
+func (d *roslynDialect) waitReady(ctx context.Context, s *session) error {
+	select {
+	case <-d.loaded:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.srv.Done():
+		return s.srv.Err()
+	}
+}
+
+func (d *roslynDialect) retryable(err *lsp.ResponseError) bool {
+	return err.Code == lsp.CodeRoslynNonFatal || err.Code == lsp.CodeContentModified
+}
+
+func globSorted(dir string, patterns ...string) []string {
+	var out []string
+	for _, p := range patterns {
+		m, _ := filepath.Glob(filepath.Join(dir, p))
+		out = append(out, m...)
+	}
+	sort.Strings(out)
+	return out
+}

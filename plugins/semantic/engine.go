@@ -1,0 +1,332 @@
+// Package semantic answers semantic code operations (find references, type
+// hierarchy, rename previews, ...) by driving a language server over LSP.
+// Engine implements pluginapi.Agent for one workspace and one server.
+package semantic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/lsp"
+	"github.com/langhost/langhost/plugins/pluginapi"
+)
+
+// Name and Version identify the engine in Describe.
+const (
+	Name    = "semantic"
+	Version = "0.1.0"
+)
+
+// Engine serves semantic operations for one workspace. It starts the
+// language server lazily on Open and restarts it on the next call after a
+// crash. It is safe for concurrent use.
+type Engine struct {
+	log hclog.Logger
+
+	mu      sync.Mutex // guards the fields below; held while (re)starting
+	opened  bool
+	root    string // workspace root (outputs are relative to it)
+	lspRoot string // directory the server is rooted at
+	lang    string
+	cfg     Config
+	sess    *session
+
+	docsMu sync.Mutex
+	docs   map[string]bool // files opened at least once, re-opened after a restart
+
+	progMu   sync.Mutex
+	progress pluginapi.ProgressFunc
+}
+
+var _ pluginapi.Agent = (*Engine)(nil)
+
+// New returns an engine logging to logger (nil discards logs).
+func New(logger hclog.Logger) *Engine {
+	if logger == nil {
+		logger = hclog.NewNullLogger()
+	}
+	return &Engine{log: logger, docs: map[string]bool{}}
+}
+
+// Describe implements pluginapi.Agent.
+func (e *Engine) Describe(ctx context.Context) (*pluginapi.Description, error) {
+	return &pluginapi.Description{Name: Name, Version: Version, Operations: Operations()}, nil
+}
+
+// Open implements pluginapi.Agent: it parses req.Config, starts the server
+// and waits until it is ready, reporting progress.
+func (e *Engine) Open(ctx context.Context, req pluginapi.OpenRequest, progress pluginapi.ProgressFunc) error {
+	cfg, err := ParseConfig(req.Config)
+	if err != nil {
+		return err
+	}
+	if !filepath.IsAbs(req.Root) {
+		e := failure.New(failure.InvalidInput, "workspace root %q is not absolute", req.Root)
+		e.Field = "root"
+		return e
+	}
+	root := filepath.Clean(req.Root)
+	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+		e := failure.New(failure.NotFound, "workspace root %q is not a directory", root)
+		e.Field = "root"
+		return e
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.sess != nil {
+		e.sess.close(ctx)
+		e.sess = nil
+	}
+	e.opened, e.root, e.lang, e.cfg = true, root, req.Language, cfg
+	e.lspRoot = findRoot(root, cfg.RootMarkers)
+	e.docsMu.Lock()
+	e.docs = map[string]bool{}
+	e.docsMu.Unlock()
+	_, err = e.startLocked(ctx, progress)
+	return err
+}
+
+// Invoke implements pluginapi.Agent.
+func (e *Engine) Invoke(ctx context.Context, req pluginapi.InvokeRequest, progress pluginapi.ProgressFunc) (json.RawMessage, error) {
+	op, ok := opsByName[req.Operation]
+	if !ok {
+		err := failure.New(failure.NotFound, "unknown operation %q", req.Operation)
+		err.Field = "operation"
+		return nil, err
+	}
+	input := req.Input
+	if len(input) == 0 || string(input) == "null" {
+		input = json.RawMessage("{}")
+	}
+	s, err := e.session(ctx, progress)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithTimeout(ctx, e.cfg.requestTimeout())
+	defer cancel()
+	out, err := op.run(ctx, &call{e: e, s: s, confirmed: req.Confirmed}, input)
+	if err != nil {
+		return nil, s.explain(err, req.Operation, e.cfg.requestTimeout())
+	}
+	raw, err := json.Marshal(out)
+	if err != nil {
+		return nil, failure.Wrap(failure.Internal, err, "encoding %s output", req.Operation)
+	}
+	return raw, nil
+}
+
+// Status implements pluginapi.Agent.
+func (e *Engine) Status(ctx context.Context) (*pluginapi.Status, error) {
+	e.mu.Lock()
+	s := e.sess
+	opened := e.opened
+	e.mu.Unlock()
+	switch {
+	case !opened:
+		return &pluginapi.Status{Message: "no workspace open"}, nil
+	case s == nil || s.exited():
+		return &pluginapi.Status{Message: "language server not running; it starts on the next call"}, nil
+	}
+	return &pluginapi.Status{Ready: s.isReady(), Server: s.serverName(), ServerPID: s.srv.PID(), Message: s.statusMessage()}, nil
+}
+
+// Shutdown implements pluginapi.Agent.
+func (e *Engine) Shutdown(ctx context.Context) error {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.sess != nil {
+		e.sess.close(ctx)
+		e.sess = nil
+	}
+	e.opened = false
+	return nil
+}
+
+// ServerPID returns the running server's process id, or 0.
+func (e *Engine) ServerPID() int {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if e.sess == nil || e.sess.exited() {
+		return 0
+	}
+	return e.sess.srv.PID()
+}
+
+// session returns the running session, starting one if the server is not
+// running (never started, or crashed since the last call).
+func (e *Engine) session(ctx context.Context, progress pluginapi.ProgressFunc) (*session, error) {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	if !e.opened {
+		return nil, failure.New(failure.Precondition, "no workspace is open: call Open first")
+	}
+	if e.sess != nil && !e.sess.exited() {
+		return e.sess, nil
+	}
+	if e.sess != nil {
+		e.log.Warn("language server exited; restarting", "error", e.sess.srv.ExitError())
+		e.sess.close(ctx)
+		e.sess = nil
+	}
+	return e.startLocked(ctx, progress)
+}
+
+func (e *Engine) rememberDoc(path string) {
+	e.docsMu.Lock()
+	e.docs[path] = true
+	e.docsMu.Unlock()
+}
+
+func (e *Engine) setProgress(p pluginapi.ProgressFunc) {
+	e.progMu.Lock()
+	e.progress = p
+	e.progMu.Unlock()
+}
+
+func (e *Engine) report(msg string, percent float64) {
+	e.progMu.Lock()
+	p := e.progress
+	e.progMu.Unlock()
+	if p != nil {
+		p(pluginapi.Progress{Message: msg, Percent: percent})
+	}
+}
+
+// startLocked starts and initialises a server; e.mu is held.
+func (e *Engine) startLocked(ctx context.Context, progress pluginapi.ProgressFunc) (*session, error) {
+	e.setProgress(progress)
+	defer e.setProgress(nil)
+	argv, err := e.command()
+	if err != nil {
+		return nil, err
+	}
+	e.report(fmt.Sprintf("starting %s", filepath.Base(argv[0])), 0)
+	s, err := startSession(ctx, e, argv)
+	if err != nil {
+		return nil, err
+	}
+	e.sess = s
+	e.docsMu.Lock()
+	paths := make([]string, 0, len(e.docs))
+	for path := range e.docs {
+		paths = append(paths, path)
+	}
+	e.docsMu.Unlock()
+	for _, path := range paths {
+		if _, err := s.document(ctx, path); err != nil {
+			e.log.Debug("re-opening document after restart", "path", path, "error", err)
+		}
+	}
+	e.report(fmt.Sprintf("%s ready", s.serverName()), 100)
+	return s, nil
+}
+
+// command resolves the server argv, using the fallback when the primary
+// executable is not on PATH.
+func (e *Engine) command() ([]string, error) {
+	path, err := exec.LookPath(e.cfg.Command)
+	if err == nil {
+		return append([]string{path}, e.cfg.Args...), nil
+	}
+	if fb := e.cfg.Fallback; fb != nil && fb.Command != "" {
+		if fpath, ferr := exec.LookPath(fb.Command); ferr == nil {
+			return append([]string{fpath}, fb.Args...), nil
+		}
+		return nil, failure.Wrap(failure.Precondition, err,
+			"language server %q (semantic.command) and fallback %q are not installed; see scripts/install-tools.sh", e.cfg.Command, fb.Command)
+	}
+	return nil, failure.Wrap(failure.Precondition, err,
+		"language server %q (semantic.command) is not installed; see scripts/install-tools.sh", e.cfg.Command)
+}
+
+// findRoot searches dir and its parents for a root marker.
+func findRoot(dir string, markers []string) string {
+	if len(markers) == 0 {
+		return dir
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		for _, m := range markers {
+			if matches, _ := filepath.Glob(filepath.Join(d, m)); len(matches) > 0 {
+				return d
+			}
+		}
+		if filepath.Dir(d) == d {
+			return dir
+		}
+	}
+}
+
+// resolvePath turns an input path (relative to the root, or absolute)
+// into an absolute path confined to the workspace root.
+func (e *Engine) resolvePath(key, p string) (string, error) {
+	if p == "" {
+		return "", fieldErr(failure.InvalidInput, key, "is required")
+	}
+	abs := p
+	if !filepath.IsAbs(abs) {
+		abs = filepath.Join(e.root, p)
+	}
+	abs = filepath.Clean(abs)
+	rel, err := filepath.Rel(e.root, abs)
+	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return "", fieldErr(failure.InvalidInput, key, "path %q is outside the workspace root %s", p, e.root)
+	}
+	fi, err := os.Stat(abs)
+	if err != nil {
+		return "", fieldErr(failure.NotFound, key, "file %q does not exist in the workspace", p)
+	}
+	if fi.IsDir() {
+		return "", fieldErr(failure.InvalidInput, key, "%q is a directory, not a file", p)
+	}
+	return abs, nil
+}
+
+// relPath renders a URI for output: relative to the workspace root when
+// inside it, absolute otherwise.
+func (e *Engine) relPath(uri lsp.DocumentURI) string {
+	p, err := uri.Path()
+	if err != nil {
+		return string(uri)
+	}
+	if rel, err := filepath.Rel(e.root, p); err == nil && !strings.HasPrefix(rel, "..") {
+		return filepath.ToSlash(rel)
+	}
+	return p
+}
+
+func fieldErr(code failure.Code, field, format string, args ...any) *failure.Error {
+	err := failure.New(code, format, args...)
+	err.Field = field
+	return err
+}
+
+// explain turns a low-level error into a classified failure.
+func (s *session) explain(err error, op string, timeout time.Duration) error {
+	var fe *failure.Error
+	if errors.As(err, &fe) {
+		if fe.Code == failure.Timeout && errors.Is(err, context.DeadlineExceeded) && !strings.Contains(fe.Message, "requestTimeout") {
+			fe.Message = fmt.Sprintf("%s: %s did not answer within %s (requestTimeout)", fe.Message, s.serverName(), timeout)
+		}
+		return err
+	}
+	if errors.Is(err, lsp.ErrClosed) || s.exited() {
+		return failure.Wrap(failure.Internal, err, "language server exited: %s", s.exitReason())
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		return failure.Wrap(failure.Timeout, err, "%s: %s did not answer within %s (requestTimeout)", op, s.serverName(), timeout)
+	}
+	if errors.Is(err, context.Canceled) {
+		return failure.Wrap(failure.Canceled, err, "%s canceled", op)
+	}
+	return failure.Wrap(failure.Internal, err, "%s", op)
+}

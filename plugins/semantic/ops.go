@@ -1,0 +1,514 @@
+package semantic
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/lsp"
+)
+
+// Detail levels of operation output.
+const (
+	detailCompact  = "compact"
+	detailStandard = "standard"
+	detailFull     = "full"
+)
+
+func checkDetail(d string) error {
+	switch d {
+	case "", detailCompact, detailStandard, detailFull:
+		return nil
+	}
+	return fieldErr(failure.InvalidInput, "detail", "unknown detail %q (want compact, standard or full)", d)
+}
+
+// Loc is a location in output: a path relative to the workspace root (or
+// absolute outside it) with 1-based line and column.
+type Loc struct {
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+	Column    int    `json:"column,omitempty"`
+	EndLine   int    `json:"endLine,omitempty"`
+	EndColumn int    `json:"endColumn,omitempty"`
+}
+
+// loc converts an LSP range; end positions only with full detail.
+func (c *call) loc(uri lsp.DocumentURI, r lsp.Range, detail string) Loc {
+	l := Loc{File: c.e.relPath(uri), Line: int(r.Start.Line) + 1, Column: int(r.Start.Character) + 1}
+	path, err := uri.Path()
+	if err != nil {
+		return l
+	}
+	m, err := c.s.peek(path)
+	if err != nil {
+		return l
+	}
+	l.Line, l.Column = m.LineColumn(r.Start)
+	if detail == detailFull {
+		l.EndLine, l.EndColumn = m.LineColumn(r.End)
+	}
+	return l
+}
+
+func (c *call) lineText(uri lsp.DocumentURI, line uint32) string {
+	path, err := uri.Path()
+	if err != nil {
+		return ""
+	}
+	m, err := c.s.peek(path)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSpace(m.LineText(int(line) + 1))
+}
+
+func (c *call) docPos(doc *document, pos lsp.Position) map[string]any {
+	return map[string]any{"textDocument": lsp.TextDocumentIdentifier{URI: doc.uri}, "position": pos}
+}
+
+func (c *call) where(r *resolved) string {
+	line, col := r.doc.mapper.LineColumn(r.pos)
+	return fmt.Sprintf("%s:%d:%d", c.e.relPath(r.doc.uri), line, col)
+}
+
+// ---- find_symbol
+
+type findSymbolInput struct {
+	Query  string `json:"query" jsonschema:"name or fuzzy pattern to search for"`
+	Kind   string `json:"kind,omitempty" jsonschema:"only symbols of this kind"`
+	Limit  int    `json:"limit,omitempty" jsonschema:"maximum number of results (default 50)"`
+	Detail string `json:"detail,omitempty" jsonschema:"output detail: compact, standard (default) or full"`
+}
+
+func (in *findSymbolInput) validate() error {
+	if strings.TrimSpace(in.Query) == "" {
+		return fieldErr(failure.InvalidInput, "query", "is required")
+	}
+	if in.Kind != "" && lsp.ParseSymbolKind(in.Kind) == 0 {
+		return fieldErr(failure.InvalidInput, "kind", "unknown symbol kind %q", in.Kind)
+	}
+	if in.Limit < 0 {
+		return fieldErr(failure.InvalidInput, "limit", "must not be negative")
+	}
+	return checkDetail(in.Detail)
+}
+
+// SymbolItem is a symbol found in the workspace.
+type SymbolItem struct {
+	Name      string `json:"name"`
+	Kind      string `json:"kind"`
+	Container string `json:"container,omitempty"`
+	Loc
+}
+
+type findSymbolOutput struct {
+	Symbols   []SymbolItem `json:"symbols"`
+	Total     int          `json:"total"`
+	Truncated bool         `json:"truncated,omitempty"`
+}
+
+func findSymbol(ctx context.Context, c *call, in *findSymbolInput) (*findSymbolOutput, error) {
+	if err := c.s.require("workspaceSymbolProvider", "workspace/symbol"); err != nil {
+		return nil, err
+	}
+	syms, err := c.workspaceSymbols(ctx, in.Query)
+	if err != nil {
+		return nil, err
+	}
+	kind := lsp.ParseSymbolKind(in.Kind)
+	var kept []lsp.SymbolInformation
+	for _, si := range syms {
+		if kind == 0 || si.Kind == kind {
+			kept = append(kept, si)
+		}
+	}
+	// Workspace symbols first, then exact name matches, keeping server order.
+	rank := func(si lsp.SymbolInformation) int {
+		r := 0
+		if strings.HasPrefix(c.e.relPath(si.Location.URI), "/") {
+			r += 2
+		}
+		if baseName(si.Name) != in.Query && si.Name != in.Query {
+			r++
+		}
+		return r
+	}
+	sort.SliceStable(kept, func(i, j int) bool { return rank(kept[i]) < rank(kept[j]) })
+	limit := in.Limit
+	if limit == 0 {
+		limit = 50
+	}
+	out := &findSymbolOutput{Symbols: []SymbolItem{}, Total: len(kept)}
+	for i, si := range kept {
+		if i == limit {
+			out.Truncated = true
+			break
+		}
+		item := SymbolItem{Name: si.Name, Kind: si.Kind.String(), Loc: Loc{File: c.e.relPath(si.Location.URI)}}
+		if si.Location.Range != nil {
+			item.Loc = c.loc(si.Location.URI, *si.Location.Range, in.Detail)
+		}
+		if in.Detail != detailCompact {
+			item.Container = si.ContainerName
+		} else {
+			item.Column = 0
+		}
+		out.Symbols = append(out.Symbols, item)
+	}
+	return out, nil
+}
+
+// ---- file_symbols
+
+type fileSymbolsInput struct {
+	File   string `json:"file" jsonschema:"file path, relative to the workspace root or absolute inside it"`
+	Depth  int    `json:"depth,omitempty" jsonschema:"maximum nesting depth, 1 = top level only (default: all)"`
+	Detail string `json:"detail,omitempty" jsonschema:"output detail: compact, standard (default) or full"`
+}
+
+func (in *fileSymbolsInput) validate() error { return checkDetail(in.Detail) }
+
+// SymbolNode is a declaration in a file.
+type SymbolNode struct {
+	Name      string       `json:"name"`
+	Kind      string       `json:"kind"`
+	Detail    string       `json:"detail,omitempty"`
+	Line      int          `json:"line"`
+	Column    int          `json:"column,omitempty"`
+	EndLine   int          `json:"endLine,omitempty"`
+	EndColumn int          `json:"endColumn,omitempty"`
+	Children  []SymbolNode `json:"children,omitempty"`
+}
+
+type fileSymbolsOutput struct {
+	File    string       `json:"file"`
+	Symbols []SymbolNode `json:"symbols"`
+}
+
+func fileSymbols(ctx context.Context, c *call, in *fileSymbolsInput) (*fileSymbolsOutput, error) {
+	doc, err := c.open(ctx, "file", in.File)
+	if err != nil {
+		return nil, err
+	}
+	syms, err := c.documentSymbols(ctx, doc)
+	if err != nil {
+		return nil, err
+	}
+	return &fileSymbolsOutput{File: c.e.relPath(doc.uri), Symbols: symbolNodes(doc, syms, in.Detail, in.Depth, 1)}, nil
+}
+
+func symbolNodes(doc *document, syms []lsp.DocumentSymbol, detail string, maxDepth, depth int) []SymbolNode {
+	nodes := make([]SymbolNode, 0, len(syms))
+	for _, s := range syms {
+		n := SymbolNode{Name: s.Name, Kind: s.Kind.String()}
+		n.Line, n.Column = doc.mapper.LineColumn(s.SelectionRange.Start)
+		switch detail {
+		case detailCompact:
+			n.Column = 0
+		case detailFull:
+			n.Detail = s.Detail
+			n.EndLine, n.EndColumn = doc.mapper.LineColumn(s.Range.End)
+		default:
+			n.Detail = s.Detail
+			n.EndLine, _ = doc.mapper.LineColumn(s.Range.End)
+		}
+		if maxDepth == 0 || depth < maxDepth {
+			n.Children = symbolNodes(doc, s.Children, detail, maxDepth, depth+1)
+		}
+		nodes = append(nodes, n)
+	}
+	return nodes
+}
+
+// ---- symbol_info
+
+type targetInput struct {
+	Target
+	Detail string `json:"detail,omitempty" jsonschema:"output detail: compact, standard (default) or full"`
+}
+
+func (in *targetInput) validate() error { return checkDetail(in.Detail) }
+
+type symbolInfoOutput struct {
+	Name        string `json:"name"`
+	Kind        string `json:"kind,omitempty"`
+	Container   string `json:"container,omitempty"`
+	Definition  *Loc   `json:"definition,omitempty"`
+	Definitions []Loc  `json:"definitions,omitempty"`
+	Hover       string `json:"hover,omitempty"`
+}
+
+func symbolInfo(ctx context.Context, c *call, in *targetInput) (*symbolInfoOutput, error) {
+	r, err := c.resolveTarget(ctx, in.Target)
+	if err != nil {
+		return nil, err
+	}
+	out := &symbolInfoOutput{Name: r.name}
+	defs, err := c.definitions(ctx, r)
+	if err != nil {
+		return nil, err
+	}
+	for _, d := range defs {
+		out.Definitions = append(out.Definitions, c.loc(d.URI, d.Range, in.Detail))
+	}
+	if len(out.Definitions) > 0 {
+		out.Definition = &out.Definitions[0]
+		if len(out.Definitions) == 1 {
+			out.Definitions = nil
+		}
+		if ddoc, sym, path := c.declarationOf(ctx, defs[0]); sym != nil {
+			out.Name, out.Kind = sym.Name, sym.Kind.String()
+			if len(path) > 1 {
+				out.Container = path[len(path)-2].Name
+			}
+			_ = ddoc
+		}
+	}
+	if out.Name == "" {
+		out.Name = identifierAt(r.doc.mapper, r.pos)
+	}
+	if in.Detail != detailCompact && c.s.supports("hoverProvider", "textDocument/hover") {
+		var h lsp.Hover
+		if err := c.s.call(ctx, "textDocument/hover", c.docPos(r.doc, r.pos), &h); err != nil {
+			return nil, err
+		}
+		out.Hover = strings.TrimSpace(h.Text())
+	}
+	if out.Definition == nil && out.Hover == "" {
+		return nil, fieldErr(failure.NotFound, "column", "no symbol at %s", c.where(r))
+	}
+	return out, nil
+}
+
+func (c *call) definitions(ctx context.Context, r *resolved) ([]lsp.Location, error) {
+	if !c.s.supports("definitionProvider", "textDocument/definition") {
+		if r.sym != nil {
+			return []lsp.Location{{URI: r.doc.uri, Range: r.sym.SelectionRange}}, nil
+		}
+		return nil, c.s.unsupported("textDocument/definition")
+	}
+	var raw json.RawMessage
+	if err := c.s.call(ctx, "textDocument/definition", c.docPos(r.doc, r.pos), &raw); err != nil {
+		return nil, err
+	}
+	locs, err := lsp.DecodeLocations(raw)
+	if err != nil {
+		return nil, failure.Wrap(failure.Internal, err, "decoding definition result from %s", c.s.name)
+	}
+	return locs, nil
+}
+
+// declarationOf finds the document symbol declared at a location, and the
+// chain of symbols containing it. Files outside the workspace are not
+// opened, so their declarations are unknown.
+func (c *call) declarationOf(ctx context.Context, l lsp.Location) (*document, *lsp.DocumentSymbol, []lsp.DocumentSymbol) {
+	if strings.HasPrefix(c.e.relPath(l.URI), "/") {
+		return nil, nil, nil
+	}
+	doc, err := c.docAt(ctx, l.URI)
+	if err != nil {
+		return nil, nil, nil
+	}
+	syms, err := c.documentSymbols(ctx, doc)
+	if err != nil {
+		return doc, nil, nil
+	}
+	path := symbolPath(syms, l.Range.Start)
+	sym := declarationAt(syms, l.Range.Start, identifierAt(doc.mapper, l.Range.Start))
+	if sym == nil && len(path) > 0 {
+		sym = &path[len(path)-1]
+	}
+	return doc, sym, path
+}
+
+// identifierAt returns the identifier starting at or around pos.
+func identifierAt(m *lsp.Mapper, pos lsp.Position) string {
+	line := []rune(m.LineText(int(pos.Line) + 1))
+	_, col := m.LineColumn(pos)
+	i := col - 1
+	isIdent := func(r rune) bool {
+		return r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r > 127
+	}
+	start, end := i, i
+	for start > 0 && start-1 < len(line) && isIdent(line[start-1]) {
+		start--
+	}
+	for end < len(line) && isIdent(line[end]) {
+		end++
+	}
+	if start >= end {
+		return ""
+	}
+	return string(line[start:end])
+}
+
+// ---- find_references
+
+type findReferencesInput struct {
+	Target
+	IncludeDeclaration bool   `json:"includeDeclaration,omitempty" jsonschema:"include the declaration itself (default false)"`
+	Offset             int    `json:"offset,omitempty" jsonschema:"index of the first reference to return (pagination)"`
+	Limit              int    `json:"limit,omitempty" jsonschema:"maximum number of references to return (default 100)"`
+	Detail             string `json:"detail,omitempty" jsonschema:"output detail: compact, standard (default) or full"`
+}
+
+func (in *findReferencesInput) validate() error {
+	if in.Offset < 0 {
+		return fieldErr(failure.InvalidInput, "offset", "must not be negative")
+	}
+	if in.Limit < 0 {
+		return fieldErr(failure.InvalidInput, "limit", "must not be negative")
+	}
+	return checkDetail(in.Detail)
+}
+
+// Reference is one use of a symbol.
+type Reference struct {
+	Loc
+	Snippet          string `json:"snippet,omitempty"`
+	ContainingMember string `json:"containingMember,omitempty"`
+	ContainingKind   string `json:"containingKind,omitempty"`
+}
+
+type findReferencesOutput struct {
+	Symbol     string      `json:"symbol"`
+	Total      int         `json:"total"`
+	Offset     int         `json:"offset"`
+	References []Reference `json:"references"`
+	NextOffset *int        `json:"nextOffset,omitempty"`
+}
+
+func findReferences(ctx context.Context, c *call, in *findReferencesInput) (*findReferencesOutput, error) {
+	if err := c.s.require("referencesProvider", "textDocument/references"); err != nil {
+		return nil, err
+	}
+	r, err := c.resolveTarget(ctx, in.Target)
+	if err != nil {
+		return nil, err
+	}
+	params := c.docPos(r.doc, r.pos)
+	params["context"] = map[string]bool{"includeDeclaration": in.IncludeDeclaration}
+	var locs []lsp.Location
+	if err := c.s.call(ctx, "textDocument/references", params, &locs); err != nil {
+		return nil, err
+	}
+	sortLocations(locs)
+	limit := in.Limit
+	if limit == 0 {
+		limit = 100
+	}
+	name := r.name
+	if name == "" {
+		name = identifierAt(r.doc.mapper, r.pos)
+	}
+	out := &findReferencesOutput{Symbol: name, Total: len(locs), Offset: in.Offset, References: []Reference{}}
+	if in.Offset >= len(locs) {
+		return out, nil
+	}
+	page := locs[in.Offset:min(in.Offset+limit, len(locs))]
+	if next := in.Offset + len(page); next < len(locs) {
+		out.NextOffset = &next
+	}
+	out.References = c.references(ctx, page, in.Detail)
+	return out, nil
+}
+
+// references renders locations with their line text and containing member.
+func (c *call) references(ctx context.Context, locs []lsp.Location, detail string) []Reference {
+	symsByURI := map[lsp.DocumentURI][]lsp.DocumentSymbol{}
+	refs := make([]Reference, 0, len(locs))
+	for _, l := range locs {
+		ref := Reference{Loc: c.loc(l.URI, l.Range, detail)}
+		if detail != detailCompact {
+			ref.Snippet = c.lineText(l.URI, l.Range.Start.Line)
+			syms, ok := symsByURI[l.URI]
+			if !ok && !strings.HasPrefix(ref.File, "/") {
+				if doc, err := c.docAt(ctx, l.URI); err == nil {
+					syms, _ = c.documentSymbols(ctx, doc)
+				}
+				symsByURI[l.URI] = syms
+			}
+			if path := symbolPath(syms, l.Range.Start); len(path) > 0 {
+				inner := path[len(path)-1]
+				ref.ContainingMember, ref.ContainingKind = inner.Name, inner.Kind.String()
+			}
+		}
+		refs = append(refs, ref)
+	}
+	return refs
+}
+
+func sortLocations(locs []lsp.Location) {
+	sort.SliceStable(locs, func(i, j int) bool {
+		a, b := locs[i], locs[j]
+		if a.URI != b.URI {
+			return a.URI < b.URI
+		}
+		return a.Range.Start.Before(b.Range.Start)
+	})
+}
+
+// ---- find_implementations
+
+// Implementation is a type or member implementing the target.
+type Implementation struct {
+	Loc
+	Name    string `json:"name,omitempty"`
+	Kind    string `json:"kind,omitempty"`
+	Snippet string `json:"snippet,omitempty"`
+}
+
+type findImplementationsOutput struct {
+	Symbol          string           `json:"symbol"`
+	Total           int              `json:"total"`
+	Implementations []Implementation `json:"implementations"`
+}
+
+func findImplementations(ctx context.Context, c *call, in *targetInput) (*findImplementationsOutput, error) {
+	if err := c.s.require("implementationProvider", "textDocument/implementation"); err != nil {
+		return nil, err
+	}
+	r, err := c.resolveTarget(ctx, in.Target)
+	if err != nil {
+		return nil, err
+	}
+	var raw json.RawMessage
+	if err := c.s.call(ctx, "textDocument/implementation", c.docPos(r.doc, r.pos), &raw); err != nil {
+		return nil, err
+	}
+	locs, err := lsp.DecodeLocations(raw)
+	if err != nil {
+		return nil, failure.Wrap(failure.Internal, err, "decoding implementation result from %s", c.s.name)
+	}
+	sortLocations(locs)
+	name := r.name
+	if name == "" {
+		name = identifierAt(r.doc.mapper, r.pos)
+	}
+	out := &findImplementationsOutput{Symbol: name, Total: len(locs), Implementations: []Implementation{}}
+	for _, l := range locs {
+		impl := Implementation{Loc: c.loc(l.URI, l.Range, in.Detail)}
+		if _, sym, _ := c.declarationOf(ctx, l); sym != nil {
+			impl.Name, impl.Kind = sym.Name, sym.Kind.String()
+		} else if m, err := c.peekURI(l.URI); err == nil {
+			impl.Name = identifierAt(m, l.Range.Start)
+		}
+		if in.Detail != detailCompact {
+			impl.Snippet = c.lineText(l.URI, l.Range.Start.Line)
+		}
+		out.Implementations = append(out.Implementations, impl)
+	}
+	return out, nil
+}
+
+func (c *call) peekURI(uri lsp.DocumentURI) (*lsp.Mapper, error) {
+	p, err := uri.Path()
+	if err != nil {
+		return nil, err
+	}
+	return c.s.peek(p)
+}

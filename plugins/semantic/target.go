@@ -1,0 +1,424 @@
+package semantic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/internal/textdist"
+	"github.com/langhost/langhost/plugins/lsp"
+)
+
+// Target addresses a symbol by position or by name.
+type Target struct {
+	File      string `json:"file,omitempty" jsonschema:"file path, relative to the workspace root or absolute inside it"`
+	Line      int    `json:"line,omitempty" jsonschema:"1-based line of the symbol (with file and column)"`
+	Column    int    `json:"column,omitempty" jsonschema:"1-based column in Unicode characters (with file and line)"`
+	Symbol    string `json:"symbol,omitempty" jsonschema:"symbol name, instead of file/line/column"`
+	Container string `json:"container,omitempty" jsonschema:"name of the type or package containing the symbol, to disambiguate"`
+	Kind      string `json:"kind,omitempty" jsonschema:"symbol kind to disambiguate a name (class, method, function, ...)"`
+}
+
+var symbolKindEnum = lsp.SymbolKindNames()
+
+// resolved is a target located in an open document.
+type resolved struct {
+	doc  *document
+	pos  lsp.Position
+	sym  *lsp.DocumentSymbol // the declaration, when known
+	name string
+}
+
+// Candidate is one symbol in an ambiguity or "did you mean" list.
+type Candidate struct {
+	Name      string `json:"name"`
+	Container string `json:"container,omitempty"`
+	Kind      string `json:"kind"`
+	File      string `json:"file"`
+	Line      int    `json:"line"`
+}
+
+func (c *call) resolveTarget(ctx context.Context, t Target) (*resolved, error) {
+	if t.Symbol != "" {
+		return c.resolveName(ctx, t)
+	}
+	if t.File == "" {
+		return nil, fieldErr(failure.InvalidInput, "symbol", "give either symbol, or file with line and column")
+	}
+	doc, err := c.open(ctx, "file", t.File)
+	if err != nil {
+		return nil, err
+	}
+	pos, err := c.position(doc, t.File, t.Line, t.Column, "line", "column")
+	if err != nil {
+		return nil, err
+	}
+	r := &resolved{doc: doc, pos: pos}
+	if syms, err := c.documentSymbols(ctx, doc); err == nil {
+		if path := symbolPath(syms, pos); len(path) > 0 {
+			inner := path[len(path)-1]
+			if inner.SelectionRange.Contains(pos) {
+				r.sym, r.name = &inner, inner.Name
+			}
+		}
+	}
+	return r, nil
+}
+
+// open resolves an input path and opens the document.
+func (c *call) open(ctx context.Context, key, p string) (*document, error) {
+	abs, err := c.e.resolvePath(key, p)
+	if err != nil {
+		return nil, err
+	}
+	return c.s.document(ctx, abs)
+}
+
+// position converts a user line/column, naming the offending key.
+func (c *call) position(doc *document, file string, line, column int, lineKey, colKey string) (lsp.Position, error) {
+	if line == 0 {
+		return lsp.Position{}, fieldErr(failure.InvalidInput, lineKey, "is required with file")
+	}
+	if column == 0 {
+		return lsp.Position{}, fieldErr(failure.InvalidInput, colKey, "is required with file")
+	}
+	pos, err := doc.mapper.Position(line, column)
+	switch {
+	case errors.Is(err, lsp.ErrLineOutOfRange):
+		return pos, fieldErr(failure.InvalidInput, lineKey, "%s: %v", file, err)
+	case errors.Is(err, lsp.ErrColumnOutOfRange):
+		return pos, fieldErr(failure.InvalidInput, colKey, "%s: %v", file, err)
+	}
+	return pos, err
+}
+
+func (c *call) resolveName(ctx context.Context, t Target) (*resolved, error) {
+	var kind lsp.SymbolKind
+	if t.Kind != "" {
+		if kind = lsp.ParseSymbolKind(t.Kind); kind == 0 {
+			return nil, fieldErr(failure.InvalidInput, "kind", "unknown symbol kind %q", t.Kind)
+		}
+	}
+	if t.File != "" {
+		return c.resolveNameInFile(ctx, t, kind)
+	}
+	if err := c.s.require("workspaceSymbolProvider", "workspace/symbol"); err != nil {
+		return nil, err
+	}
+	syms, err := c.workspaceSymbols(ctx, t.Symbol)
+	if err != nil {
+		return nil, err
+	}
+	var matches []lsp.SymbolInformation
+	for _, si := range syms {
+		if nameMatches(si.Name, si.ContainerName, t.Symbol, t.Container) && (kind == 0 || si.Kind == kind) {
+			matches = append(matches, si)
+		}
+	}
+	matches = c.preferWorkspace(dedupe(matches))
+	switch len(matches) {
+	case 0:
+		return nil, c.notFound(ctx, t, syms)
+	case 1:
+	default:
+		cands := make([]Candidate, 0, len(matches))
+		for _, m := range matches {
+			cands = append(cands, c.candidate(m))
+		}
+		err := fieldErr(failure.Ambiguous, "symbol", "%q matches %d symbols; add container, kind or file to choose one", t.Symbol, len(matches))
+		err.Details = map[string]any{"candidates": cands}
+		return nil, err
+	}
+	m := matches[0]
+	path, err := m.Location.URI.Path()
+	if err != nil {
+		return nil, failure.Wrap(failure.Internal, err, "symbol location")
+	}
+	doc, err := c.s.document(ctx, path)
+	if err != nil {
+		return nil, err
+	}
+	docSyms, err := c.documentSymbols(ctx, doc)
+	if err != nil {
+		return nil, err
+	}
+	if m.Location.Range != nil {
+		if ds := declarationAt(docSyms, m.Location.Range.Start, baseName(m.Name)); ds != nil {
+			return &resolved{doc: doc, pos: ds.SelectionRange.Start, sym: ds, name: ds.Name}, nil
+		}
+		return &resolved{doc: doc, pos: m.Location.Range.Start, name: m.Name}, nil
+	}
+	found := findByName(docSyms, t.Symbol, t.Container, kind)
+	if len(found) == 0 {
+		return nil, fieldErr(failure.NotFound, "symbol", "%s reported %q in %s but it is not among the file's symbols", c.s.name, t.Symbol, c.e.relPath(m.Location.URI))
+	}
+	return &resolved{doc: doc, pos: found[0].SelectionRange.Start, sym: &found[0], name: found[0].Name}, nil
+}
+
+func (c *call) resolveNameInFile(ctx context.Context, t Target, kind lsp.SymbolKind) (*resolved, error) {
+	doc, err := c.open(ctx, "file", t.File)
+	if err != nil {
+		return nil, err
+	}
+	syms, err := c.documentSymbols(ctx, doc)
+	if err != nil {
+		return nil, err
+	}
+	found := findByName(syms, t.Symbol, t.Container, kind)
+	switch len(found) {
+	case 0:
+		var names []string
+		walkSymbols(syms, "", func(s lsp.DocumentSymbol, _ string) { names = append(names, baseName(s.Name)) })
+		err := fieldErr(failure.NotFound, "symbol", "no symbol named %q in %s", t.Symbol, t.File)
+		if best := rankNames(t.Symbol, names); len(best) > 0 {
+			err.Message += fmt.Sprintf("; did you mean %q?", best[0])
+			err.Details = map[string]any{"candidates": best}
+		}
+		return nil, err
+	case 1:
+		return &resolved{doc: doc, pos: found[0].SelectionRange.Start, sym: &found[0], name: found[0].Name}, nil
+	}
+	cands := make([]Candidate, 0, len(found))
+	for _, f := range found {
+		line, _ := doc.mapper.LineColumn(f.SelectionRange.Start)
+		cands = append(cands, Candidate{Name: f.Name, Kind: f.Kind.String(), File: c.e.relPath(doc.uri), Line: line})
+	}
+	amb := fieldErr(failure.Ambiguous, "symbol", "%q matches %d symbols in %s", t.Symbol, len(found), t.File)
+	amb.Details = map[string]any{"candidates": cands}
+	return nil, amb
+}
+
+func (c *call) workspaceSymbols(ctx context.Context, query string) ([]lsp.SymbolInformation, error) {
+	var syms []lsp.SymbolInformation
+	if err := c.s.call(ctx, "workspace/symbol", map[string]string{"query": query}, &syms); err != nil {
+		return nil, err
+	}
+	return syms, nil
+}
+
+// notFound builds a "did you mean" error from the server's fuzzy matches,
+// widening the query when those are empty.
+func (c *call) notFound(ctx context.Context, t Target, syms []lsp.SymbolInformation) error {
+	if len(syms) == 0 && len([]rune(t.Symbol)) > 2 {
+		syms, _ = c.workspaceSymbols(ctx, string([]rune(t.Symbol)[:2]))
+	}
+	syms = c.preferWorkspace(syms)
+	sort.SliceStable(syms, func(i, j int) bool {
+		return textdist.Levenshtein(t.Symbol, baseName(syms[i].Name)) < textdist.Levenshtein(t.Symbol, baseName(syms[j].Name))
+	})
+	cands := []Candidate{}
+	seen := map[string]bool{}
+	for _, si := range syms {
+		if len(cands) == 5 {
+			break
+		}
+		cand := c.candidate(si)
+		key := cand.Name + "\x00" + cand.File + fmt.Sprint(cand.Line)
+		if seen[key] {
+			continue
+		}
+		seen[key] = true
+		cands = append(cands, cand)
+	}
+	err := fieldErr(failure.NotFound, "symbol", "no symbol named %q in the workspace", t.Symbol)
+	if t.Container != "" {
+		err.Message = fmt.Sprintf("no symbol named %q in container %q", t.Symbol, t.Container)
+	}
+	if len(cands) > 0 {
+		err.Message += fmt.Sprintf("; did you mean %q?", cands[0].Name)
+	}
+	err.Details = map[string]any{"candidates": cands}
+	return err
+}
+
+func (c *call) candidate(si lsp.SymbolInformation) Candidate {
+	cand := Candidate{Name: si.Name, Container: si.ContainerName, Kind: si.Kind.String(), File: c.e.relPath(si.Location.URI)}
+	if si.Location.Range != nil {
+		cand.Line = int(si.Location.Range.Start.Line) + 1
+	}
+	return cand
+}
+
+// preferWorkspace drops symbols outside the workspace root (dependencies,
+// standard library) when any symbol is inside it.
+func (c *call) preferWorkspace(syms []lsp.SymbolInformation) []lsp.SymbolInformation {
+	var inside []lsp.SymbolInformation
+	for _, si := range syms {
+		if !strings.HasPrefix(c.e.relPath(si.Location.URI), "/") {
+			inside = append(inside, si)
+		}
+	}
+	if len(inside) > 0 {
+		return inside
+	}
+	return syms
+}
+
+func dedupe(syms []lsp.SymbolInformation) []lsp.SymbolInformation {
+	seen := map[string]bool{}
+	var out []lsp.SymbolInformation
+	for _, si := range syms {
+		key := string(si.Location.URI) + si.Name
+		if si.Location.Range != nil {
+			key += fmt.Sprint(si.Location.Range.Start)
+		}
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, si)
+		}
+	}
+	return out
+}
+
+func rankNames(name string, names []string) []string {
+	seen := map[string]bool{}
+	var uniq []string
+	for _, n := range names {
+		if !seen[n] {
+			seen[n] = true
+			uniq = append(uniq, n)
+		}
+	}
+	sort.SliceStable(uniq, func(i, j int) bool {
+		return textdist.Levenshtein(name, uniq[i]) < textdist.Levenshtein(name, uniq[j])
+	})
+	if len(uniq) > 5 {
+		uniq = uniq[:5]
+	}
+	return uniq
+}
+
+// baseName strips qualifiers from a server's symbol name: "(*T).M",
+// "T.M" and "pkg.T" become "M" and "T".
+func baseName(name string) string {
+	if i := strings.LastIndex(name, "."); i >= 0 && i < len(name)-1 {
+		return name[i+1:]
+	}
+	return name
+}
+
+// qualifier returns what precedes the base name, receiver markers removed.
+func qualifier(name string) string {
+	i := strings.LastIndex(name, ".")
+	if i < 0 {
+		return ""
+	}
+	q := strings.Trim(name[:i], "()*")
+	return baseName(q)
+}
+
+// nameMatches compares a server's symbol with the requested name and
+// container. A dotted request ("Shape.Area") must match the qualified name.
+func nameMatches(symName, symContainer, name, container string) bool {
+	if strings.Contains(name, ".") {
+		q, b, _ := strings.Cut(name, ".")
+		if container == "" {
+			return baseName(symName) == baseName(b) && (qualifier(symName) == q || containerMatches(symContainer, q))
+		}
+	}
+	if baseName(symName) != name && symName != name {
+		return false
+	}
+	if container == "" {
+		return true
+	}
+	return qualifier(symName) == container || containerMatches(symContainer, container)
+}
+
+func containerMatches(symContainer, want string) bool {
+	if symContainer == "" {
+		return false
+	}
+	if symContainer == want || strings.HasSuffix(symContainer, "."+want) || strings.HasSuffix(symContainer, "/"+want) {
+		return true
+	}
+	return baseName(symContainer) == want
+}
+
+// findByName searches a document's symbols by base name, container and kind.
+func findByName(syms []lsp.DocumentSymbol, name, container string, kind lsp.SymbolKind) []lsp.DocumentSymbol {
+	var out []lsp.DocumentSymbol
+	walkSymbols(syms, "", func(s lsp.DocumentSymbol, parent string) {
+		if kind != 0 && s.Kind != kind {
+			return
+		}
+		if nameMatches(s.Name, parent, name, container) {
+			out = append(out, s)
+		}
+	})
+	return out
+}
+
+func walkSymbols(syms []lsp.DocumentSymbol, parent string, f func(s lsp.DocumentSymbol, parent string)) {
+	for _, s := range syms {
+		f(s, parent)
+		walkSymbols(s.Children, s.Name, f)
+	}
+}
+
+// symbolPath returns the chain of symbols whose range contains pos,
+// outermost first.
+func symbolPath(syms []lsp.DocumentSymbol, pos lsp.Position) []lsp.DocumentSymbol {
+	for _, s := range syms {
+		if s.Range.Contains(pos) {
+			return append([]lsp.DocumentSymbol{s}, symbolPath(s.Children, pos)...)
+		}
+	}
+	return nil
+}
+
+// declarationAt finds the declaration whose name is at pos (or, failing
+// that, the innermost one containing pos with the given base name).
+func declarationAt(syms []lsp.DocumentSymbol, pos lsp.Position, name string) *lsp.DocumentSymbol {
+	var best *lsp.DocumentSymbol
+	var visit func([]lsp.DocumentSymbol)
+	visit = func(list []lsp.DocumentSymbol) {
+		for i := range list {
+			s := &list[i]
+			if s.SelectionRange.Contains(pos) {
+				best = s
+				return
+			}
+			if s.Range.Contains(pos) {
+				if baseName(s.Name) == name {
+					best = s
+				}
+				visit(s.Children)
+				return
+			}
+		}
+	}
+	visit(syms)
+	return best
+}
+
+func (c *call) documentSymbols(ctx context.Context, doc *document) ([]lsp.DocumentSymbol, error) {
+	if err := c.s.require("documentSymbolProvider", "textDocument/documentSymbol"); err != nil {
+		return nil, err
+	}
+	var raw json.RawMessage
+	if err := c.s.call(ctx, "textDocument/documentSymbol", map[string]any{"textDocument": lsp.TextDocumentIdentifier{URI: doc.uri}}, &raw); err != nil {
+		return nil, err
+	}
+	if len(raw) == 0 {
+		return nil, nil
+	}
+	syms, err := lsp.DecodeDocumentSymbols(raw)
+	if err != nil {
+		return nil, failure.Wrap(failure.Internal, err, "decoding documentSymbol result from %s", c.s.name)
+	}
+	return syms, nil
+}
+
+// docAt opens the document of uri (for files the server pointed at).
+func (c *call) docAt(ctx context.Context, uri lsp.DocumentURI) (*document, error) {
+	p, err := uri.Path()
+	if err != nil {
+		return nil, failure.Wrap(failure.Internal, err, "location from %s", c.s.name)
+	}
+	return c.s.document(ctx, p)
+}
