@@ -7,8 +7,10 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Source is one place language specs are read from. Sources are given in
@@ -92,38 +94,71 @@ func (s *Set) Language(id string) (*File, bool) {
 // recorded in Problems and skipped.
 func Load(sources []Source) *Set {
 	set := &Set{byID: map[string]*File{}, Replaced: map[string][]string{}}
-	var order []*File // load order, for deciding which duplicate tool id loses
-	for _, src := range sources {
-		inSource := map[string]string{}
+
+	// Read every file first, then parse them in parallel (parsing and
+	// compiling regexes dominate start-up), then merge in source order so
+	// that precedence stays deterministic.
+	type job struct {
+		source  int
+		display string
+		data    []byte
+		file    *File
+		err     error
+	}
+	var jobs []*job
+	for i, src := range sources {
 		for _, name := range sourceFiles(src, set) {
 			display := name
 			if src.Label != "" {
 				display = filepath.Join(src.Label, name)
 			}
 			data, err := fs.ReadFile(src.FS, name)
-			if err != nil {
-				set.Problems = append(set.Problems, &FileError{File: display, Problems: []Problem{{File: display, Message: err.Error()}}})
-				continue
-			}
-			f, err := Parse(display, data)
-			if err != nil {
-				set.Problems = append(set.Problems, asFileError(display, err))
-				continue
-			}
-			id := f.Language.ID
-			if prev, dup := inSource[id]; dup {
-				set.Problems = append(set.Problems, &FileError{File: display, Problems: []Problem{{
-					File: display, Field: "language.id",
-					Message: fmt.Sprintf("language %q is also defined by %s in the same directory", id, prev)}}})
-				continue
-			}
-			inSource[id] = display
-			if old, ok := set.byID[id]; ok {
-				set.Replaced[id] = append(set.Replaced[id], old.Source)
-			}
-			set.byID[id] = f
-			order = append(order, f)
+			jobs = append(jobs, &job{source: i, display: display, data: data, err: err})
 		}
+	}
+	work := make(chan *job)
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), max(len(jobs), 1)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := range work {
+				j.file, j.err = Parse(j.display, j.data)
+			}
+		}()
+	}
+	for _, j := range jobs {
+		if j.err == nil {
+			work <- j
+		}
+	}
+	close(work)
+	wg.Wait()
+
+	var order []*File // load order, for deciding which duplicate tool id loses
+	inSource := map[string]string{}
+	for i, j := range jobs {
+		if i > 0 && jobs[i-1].source != j.source {
+			inSource = map[string]string{}
+		}
+		if j.err != nil {
+			set.Problems = append(set.Problems, asFileError(j.display, j.err))
+			continue
+		}
+		f := j.file
+		id := f.Language.ID
+		if prev, dup := inSource[id]; dup {
+			set.Problems = append(set.Problems, &FileError{File: j.display, Problems: []Problem{{
+				File: j.display, Field: "language.id",
+				Message: fmt.Sprintf("language %q is also defined by %s in the same directory", id, prev)}}})
+			continue
+		}
+		inSource[id] = j.display
+		if old, ok := set.byID[id]; ok {
+			set.Replaced[id] = append(set.Replaced[id], old.Source)
+		}
+		set.byID[id] = f
+		order = append(order, f)
 	}
 	set.rejectDuplicateToolIDs(order)
 	for _, f := range set.byID {

@@ -171,15 +171,15 @@ func validateTool(t *Tool, path string, node *yaml.Node, report func(*yaml.Node,
 		p, err := parsers.Compile(name, t.OutputParsers[name])
 		if err != nil {
 			var fe *parsers.FieldError
-			field := ""
+			field, msg := "", err.Error()
 			if errors.As(err, &fe) {
-				field = fe.Field
+				field, msg = fe.Field, fe.Err.Error()
 			}
 			n := at("outputParsers", name)
 			if field != "" {
 				n = orNode(lookup(n, field), n)
 			}
-			report(n, join(path+".outputParsers."+name, field), err.Error())
+			report(n, join(path+".outputParsers."+name, field), msg)
 			continue
 		}
 		t.Parsers[name] = p

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/langhost/langhost/internal/textdist"
 	"go.yaml.in/yaml/v3"
@@ -114,8 +115,15 @@ type yamlField struct {
 	Type reflect.Type
 }
 
+// fieldCache memoises yamlFields: reflection over the same few struct
+// types for every node of every spec is a measurable part of loading.
+var fieldCache sync.Map // reflect.Type -> map[string]yamlField
+
 // yamlFields maps the YAML keys of a struct to their fields.
 func yamlFields(t reflect.Type) map[string]yamlField {
+	if m, ok := fieldCache.Load(t); ok {
+		return m.(map[string]yamlField)
+	}
 	out := map[string]yamlField{}
 	for f := range t.Fields() {
 		tag := f.Tag.Get("yaml")
@@ -128,6 +136,7 @@ func yamlFields(t reflect.Type) map[string]yamlField {
 		}
 		out[name] = yamlField{Type: f.Type}
 	}
+	fieldCache.Store(t, out)
 	return out
 }
 

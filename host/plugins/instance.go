@@ -1,0 +1,193 @@
+package plugins
+
+import (
+	"context"
+	"errors"
+	"os/exec"
+	"sync"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/hashicorp/go-plugin"
+
+	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/pluginapi"
+)
+
+// instance is one running plugin process.
+type instance struct {
+	name   string
+	client *plugin.Client
+	cmd    *exec.Cmd
+	agent  *pluginapi.RemoteAgent
+	pid    int
+	desc   *pluginapi.Description
+
+	killOnce sync.Once
+	reapOnce sync.Once
+	reason   string // why the process ended; set by reap
+}
+
+// start launches a plugin process, completes the go-plugin handshake,
+// describes the agent and opens the workspace.
+func (m *Manager) start(ctx context.Context, launch Launch, open pluginapi.OpenRequest, progress pluginapi.ProgressFunc) (*instance, error) {
+	// The manager's context ends when Close is called, so a long Open
+	// does not hold up Close.
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel()
+	defer context.AfterFunc(m.ctx, cancel)()
+
+	path, err := exec.LookPath(launch.Path)
+	if err != nil {
+		return nil, &failure.Error{Code: failure.Precondition, Field: "launch.path",
+			Message: "plugin " + launch.Name + " executable " + launch.Path + " not found", Err: err}
+	}
+	cmd := exec.Command(path, launch.Args...)
+	cmd.Env = append([]string{pluginapi.LogLevelEnv + "=" + m.logger.GetLevel().String()}, launch.Env...)
+	setProcessGroup(cmd)
+
+	logger := m.logger.Named(launch.Name)
+	stdio := logger.StandardWriter(&hclog.StandardLoggerOptions{ForceLevel: hclog.Debug})
+	client := plugin.NewClient(&plugin.ClientConfig{
+		HandshakeConfig:  pluginapi.Handshake,
+		Plugins:          pluginapi.PluginSet(nil),
+		Cmd:              cmd,
+		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
+		AutoMTLS:         true,
+		Logger:           logger,
+		StartTimeout:     m.cfg.startTimeout,
+		GRPCDialOptions:  pluginapi.GRPCDialOptions(),
+		SyncStdout:       stdio,
+		SyncStderr:       stdio,
+	})
+	inst := &instance{name: launch.Name, client: client, cmd: cmd}
+
+	// The handshake is bounded by StartTimeout, not ctx: go-plugin holds a
+	// lock during it that Kill needs.
+	rpc, err := client.Client()
+	if err != nil {
+		inst.kill()
+		return nil, failure.Wrap(failure.Internal, err, "start plugin %s (%s)", launch.Name, path)
+	}
+	if rc := client.ReattachConfig(); rc != nil {
+		inst.pid = rc.Pid
+	}
+	raw, err := rpc.Dispense(pluginapi.PluginName)
+	if err != nil {
+		inst.kill()
+		return nil, failure.Wrap(failure.Internal, err, "plugin %s does not serve %s", launch.Name, pluginapi.PluginName)
+	}
+	agent, ok := raw.(*pluginapi.RemoteAgent)
+	if !ok {
+		inst.kill()
+		return nil, failure.New(failure.Internal, "plugin %s dispensed %T, want *pluginapi.RemoteAgent", launch.Name, raw)
+	}
+	inst.agent = agent
+
+	if inst.desc, err = agent.Describe(ctx); err != nil {
+		return nil, inst.startFailed("describe", err)
+	}
+	if err := agent.Open(ctx, open, progress); err != nil {
+		return nil, inst.startFailed("open "+open.Language+" workspace "+open.Root, err)
+	}
+	logger.Debug("plugin ready", "pid", inst.pid, "agent", inst.desc.Name, "version", inst.desc.Version)
+	return inst, nil
+}
+
+// startFailed stops a half-started plugin and explains why it failed,
+// keeping the agent's failure class.
+func (i *instance) startFailed(step string, err error) error {
+	var cerr *pluginapi.ConnectionError
+	if errors.As(err, &cerr) {
+		return i.exitError(err)
+	}
+	i.kill()
+	return failure.Wrap(failure.CodeOf(err), err, "plugin %s: %s", i.name, step)
+}
+
+// exited reports whether go-plugin has seen the process exit.
+func (i *instance) exited() bool {
+	select {
+	case <-i.agent.Done():
+		return true
+	default:
+		return false
+	}
+}
+
+// exitGrace is how long a broken connection waits for the process exit
+// to be observed before the manager kills the process itself.
+const exitGrace = time.Second
+
+// reap makes sure a plugin whose connection broke is gone, with its
+// language servers, and returns why it ended.
+func (i *instance) reap() string {
+	i.reapOnce.Do(func() {
+		select {
+		case <-i.agent.Done():
+		case <-time.After(exitGrace):
+		}
+		exited := i.exited()
+		killProcessGroup(i.pid)
+		i.kill()
+		switch {
+		case exited && i.cmd.ProcessState != nil:
+			// Safe to read: go-plugin closes Done after cmd.Wait returned.
+			i.reason = i.cmd.ProcessState.String()
+		case exited:
+			i.reason = "process ended"
+		default:
+			i.reason = "connection lost; process killed"
+		}
+	})
+	return i.reason
+}
+
+// exitError reaps the plugin and reports err, a broken connection, as the
+// clear internal failure the caller sees.
+func (i *instance) exitError(err error) error {
+	return failure.Wrap(failure.Internal, err, "plugin %s exited: %s", i.name, i.reap())
+}
+
+// killGrace bounds go-plugin's Kill, which waits for the plugin's output
+// pipes to close; a language server holding them open would block it.
+const killGrace = 5 * time.Second
+
+// kill stops the process and whatever is left of its process group.
+func (i *instance) kill() {
+	i.killOnce.Do(func() {
+		done := make(chan struct{})
+		go func() {
+			i.client.Kill()
+			close(done)
+		}()
+		select {
+		case <-done:
+		case <-time.After(killGrace):
+			killProcessGroup(i.pid)
+			<-done
+		}
+		// Language servers that ignored Shutdown.
+		killProcessGroup(i.pid)
+	})
+}
+
+// stop shuts the agent down (it stops its language servers) within
+// timeout, then kills the process.
+func (i *instance) stop(timeout time.Duration) error {
+	var err error
+	if !i.exited() {
+		ctx, cancel := context.WithTimeout(context.Background(), timeout)
+		err = i.agent.Shutdown(ctx)
+		cancel()
+		var cerr *pluginapi.ConnectionError
+		if errors.As(err, &cerr) {
+			err = nil // already gone: nothing left to shut down
+		}
+	}
+	i.kill()
+	if err != nil {
+		return failure.Wrap(failure.CodeOf(err), err, "shut down plugin %s", i.name)
+	}
+	return nil
+}

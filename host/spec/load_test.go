@@ -1,0 +1,120 @@
+package spec
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"testing/fstest"
+)
+
+func specYAML(id, tool, command string) string {
+	return fmt.Sprintf("language: {id: %s}\ntools:\n  %s: {command: %s}\n", id, tool, command)
+}
+
+func memSource(name string, files map[string]string) Source {
+	m := fstest.MapFS{}
+	for n, s := range files {
+		m[n] = &fstest.MapFile{Data: []byte(s)}
+	}
+	return Source{Name: name, FS: m, Label: name}
+}
+
+func TestLoadPrecedenceAndProblems(t *testing.T) {
+	set := Load([]Source{
+		memSource("embedded", map[string]string{
+			"go.yaml":   specYAML("go", "build", "go"),
+			"rust.yaml": specYAML("rust", "build", "cargo"),
+			"bad.yaml":  "language: {id: bad}\ntools:\n  x: {comand: y}\n",
+			"notes.txt": "ignored",
+		}),
+		memSource("user", map[string]string{
+			"go.yaml": specYAML("go", "build", "go1.26"), // replaces the embedded go
+		}),
+		memSource("workspace", map[string]string{
+			"zig.yaml":   specYAML("zig", "build", "zig"),
+			"clash.yaml": "language: {id: clash}\ntools:\n  b: {command: x, id: rust.build}\n",
+			"zig2.yaml":  specYAML("zig", "test", "zig"),
+		}),
+	})
+
+	var ids []string
+	for _, l := range set.Languages {
+		ids = append(ids, l.Language.ID)
+	}
+	if got := strings.Join(ids, ","); got != "go,rust,zig" {
+		t.Errorf("languages = %s, want go,rust,zig", got)
+	}
+	goSpec, _ := set.Language("go")
+	if goSpec.Tools["build"].Command != "go1.26" || goSpec.Source != "user/go.yaml" {
+		t.Errorf("go spec not replaced by the later source: %s from %s", goSpec.Tools["build"].Command, goSpec.Source)
+	}
+	if got := set.Replaced["go"]; len(got) != 1 || got[0] != "embedded/go.yaml" {
+		t.Errorf("Replaced[go] = %v", got)
+	}
+
+	problems := map[string]string{}
+	for _, p := range set.Problems {
+		problems[p.File] = p.Error()
+	}
+	wants := map[string]string{
+		"embedded/bad.yaml":    `unknown field "comand" (did you mean "command"?)`,
+		"workspace/clash.yaml": `tool id "rust.build" is already registered by embedded/rust.yaml`,
+		"workspace/zig2.yaml":  `language "zig" is also defined by workspace/zig.yaml`,
+	}
+	for file, want := range wants {
+		if !strings.Contains(problems[file], want) {
+			t.Errorf("problem for %s = %q, want it to contain %q", file, problems[file], want)
+		}
+	}
+	if len(set.Problems) != len(wants) {
+		t.Errorf("got %d problems, want %d: %v", len(set.Problems), len(wants), problems)
+	}
+}
+
+func TestDirSource(t *testing.T) {
+	if _, err := DirSource("flag", t.TempDir()+"/missing", true); err == nil {
+		t.Error("required missing dir: want an error")
+	}
+	src, err := DirSource("user", t.TempDir()+"/missing", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if set := Load([]Source{src}); len(set.Languages)+len(set.Problems) != 0 {
+		t.Errorf("optional missing dir loaded something: %+v", set)
+	}
+}
+
+// BenchmarkLoad200 loads and validates 200 language specs shaped like the
+// shipped ones: five tools, a few parsers each (target: under 50 ms).
+func BenchmarkLoad200(b *testing.B) {
+	files := map[string]string{}
+	for i := range 200 {
+		var sb strings.Builder
+		fmt.Fprintf(&sb, "language:\n  id: lang%d\n  name: Lang %d\n  extensions: [\".l%d\"]\ncapabilities: [coding]\ntools:\n", i, i, i)
+		for _, tool := range []string{"build", "test", "lint", "format", "check"} {
+			fmt.Fprintf(&sb, "  %s:\n    command: tool%d\n    args: [\"%s\", \"--verbose\"]\n    pathArg: -1\n"+
+				"    description: \"%s the project\"\n    categories: [lang%d, %s]\n    timeout: 5m\n    outputParsers:\n",
+				tool, i, tool, tool, i, tool)
+			switch tool {
+			case "build", "lint":
+				fmt.Fprintf(&sb, "      errors: {type: lineMatch, pattern: \": error%d \", ignoreCase: true}\n", i)
+				fmt.Fprintf(&sb, "      diagnostics:\n        type: diagnostics\n"+
+					"        pattern: '^(?P<file>[^:]+\\.l%d):(?P<line>\\d+):(?P<column>\\d+): (?P<severity>error|warning): (?P<message>.*)$'\n", i)
+			case "test":
+				fmt.Fprintf(&sb, "      counts: {type: regex, pattern: 'Passed%d:\\s*(\\d+).*Failed:\\s*(\\d+)', groups: [passed, failed]}\n", i)
+			default:
+				sb.WriteString("      success: {type: exitCode}\n")
+			}
+		}
+		sb.WriteString("prompt:\n  workflow: |\n    Build, then test.\n  bestPractices: |\n    - Keep it simple.\n")
+		files[fmt.Sprintf("lang%d.yaml", i)] = sb.String()
+	}
+	src := memSource("bench", files)
+	b.ReportAllocs()
+	for b.Loop() {
+		set := Load([]Source{src})
+		if len(set.Languages) != 200 || len(set.Problems) != 0 {
+			b.Fatalf("loaded %d specs, %d problems: %v", len(set.Languages), len(set.Problems), set.Problems)
+		}
+	}
+}

@@ -1,0 +1,170 @@
+package spec
+
+import (
+	"os"
+	"strings"
+	"testing"
+)
+
+func TestParseSeedSpecsVerbatim(t *testing.T) {
+	tests := []struct {
+		file            string
+		id              string
+		tools           []string
+		bestPractices   string // substring, wherever the seed placed it
+		syntaxReminders string
+	}{
+		{"testdata/seed-fsharp.yaml", "fsharp",
+			[]string{"check_project", "build", "format", "test", "fsi"}, "pipeline operator", "Significant whitespace"},
+		{"testdata/seed-haskell.yaml", "haskell",
+			[]string{"build", "test", "format", "lint", "typecheck", "repl"}, "lazy by default", "Type signature"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.id, func(t *testing.T) {
+			data, err := os.ReadFile(tt.file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			f, err := Parse(tt.file, data)
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			if f.Language.ID != tt.id {
+				t.Errorf("language id = %q, want %q", f.Language.ID, tt.id)
+			}
+			if got := strings.Join(f.ToolOrder, ","); got != strings.Join(tt.tools, ",") {
+				t.Errorf("tool order = %s, want %s", got, strings.Join(tt.tools, ","))
+			}
+			if bp := f.Prompt.BestPractices + f.BestPractices; !strings.Contains(bp, tt.bestPractices) {
+				t.Errorf("best practices lost: %q", bp)
+			}
+			if sr := f.Prompt.SyntaxReminders + f.SyntaxReminders; !strings.Contains(sr, tt.syntaxReminders) {
+				t.Errorf("syntax reminders lost: %q", sr)
+			}
+		})
+	}
+}
+
+func TestParseSeedDetails(t *testing.T) {
+	data, _ := os.ReadFile("testdata/seed-haskell.yaml")
+	f, err := Parse("haskell.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	repl := f.Tools["repl"]
+	if repl.ID != "haskell.ghci" {
+		t.Errorf("repl id = %q, want the explicit id haskell.ghci", repl.ID)
+	}
+	format := f.Tools["format"]
+	if format.PathArg == nil || *format.PathArg != -1 || format.Fallback.Command != "fourmolu" || !format.RequiresConfirmation {
+		t.Errorf("format tool decoded wrongly: %+v", format)
+	}
+	data, _ = os.ReadFile("testdata/seed-fsharp.yaml")
+	f, err = Parse("fsharp.yaml", data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p := f.Tools["test"].Parsers["testResults"]; p == nil {
+		t.Errorf("fsharp.test testResults parser not compiled")
+	}
+	if f.Agent == nil || f.Agent.MaxSteps != 15 || f.Agent.Model != "qwen2.5-coder:14b" {
+		t.Errorf("agent block decoded wrongly: %+v", f.Agent)
+	}
+}
+
+const validSpec = `language:
+  id: demo
+  name: Demo
+tools:
+  build:
+    command: make
+    args: [all]
+`
+
+func TestParseProblems(t *testing.T) {
+	tests := []struct {
+		name string
+		yaml string
+		want []string // each must appear in one problem, as "line:col: field: message" fragments
+	}{
+		{"malformed", "language: [unclosed\n", []string{"demo.yaml:", "invalid YAML"}},
+		{"tab indentation", "language:\n\tid: demo\n", []string{"demo.yaml:2:1: ", "tab character used for indentation"}},
+		{"empty file", "", []string{"empty file"}},
+		{"duplicate key", "language:\n  id: demo\n  id: other\ntools:\n  b: {command: x}\n",
+			[]string{"demo.yaml:3:3: language.id: duplicate key (first defined at line 2)"}},
+		{"duplicate tool key", validSpec + "  build:\n    command: y\n",
+			[]string{"demo.yaml:8:3: tools.build: duplicate key (first defined at line 5)"}},
+		{"unknown field with suggestion", validSpec + "    sucessCodes: [0]\n",
+			[]string{`demo.yaml:8:5: tools.build.sucessCodes: unknown field "sucessCodes" (did you mean "successCodes"?)`}},
+		{"unknown top-level field", "languag:\n  id: x\n", []string{`demo.yaml:1:1: languag: unknown field "languag" (did you mean "language"?)`}},
+		{"wrong type list", validSpec + "    categories: build\n",
+			[]string{`demo.yaml:8:17: tools.build.categories: expected a list, found string "build"`}},
+		{"wrong type int", validSpec + "    pathArg: last\n",
+			[]string{`demo.yaml:8:14: tools.build.pathArg: expected an integer, found string "last"`}},
+		{"wrong type bool", validSpec + "    requiresConfirmation: sometimes\n",
+			[]string{`tools.build.requiresConfirmation: expected true or false`}},
+		{"bad duration", validSpec + "    timeout: soon\n", []string{`demo.yaml:8:14: tools.build.timeout: invalid duration "soon"`}},
+		{"missing command", "language: {id: demo}\ntools:\n  build:\n    args: [x]\n",
+			[]string{"demo.yaml:4:5: tools.build.command: missing required field"}},
+		{"command with spaces", "language: {id: demo}\ntools:\n  build:\n    command: go build\n",
+			[]string{"tools.build.command: command \"go build\" contains spaces"}},
+		{"empty tools", "language: {id: demo}\ntools: {}\n", []string{"demo.yaml:2:8: tools: no tools defined"}},
+		{"no tools key", "language: {id: demo}\n", []string{"tools: no tools defined"}},
+		{"missing language id", "language: {name: Demo}\ntools:\n  b: {command: x}\n", []string{"demo.yaml:1:11: language.id: missing required field"}},
+		{"bad language id", "language: {id: Demo Lang}\ntools:\n  b: {command: x}\n", []string{"language.id: \"Demo Lang\" is not a valid id"}},
+		{"duplicate tool id", "language: {id: demo}\ntools:\n  a: {command: x, id: demo.x}\n  b: {command: y, id: demo.x}\n",
+			[]string{`demo.yaml:4:23: tools.b.id: tool id "demo.x" already used by tools.a`}},
+		{"arg position out of range", validSpec + "    projectArg: 3\n",
+			[]string{"demo.yaml:8:17: tools.build.projectArg: position 3 out of range: args has 1 elements, so use -1..1"}},
+		{"negative position", validSpec + "    pathArg: -2\n", []string{"tools.build.pathArg: position -2 out of range"}},
+		{"bad regex", validSpec + "    outputParsers:\n      errors: {type: regex, pattern: '(unclosed'}\n",
+			[]string{"demo.yaml:9:38: tools.build.outputParsers.errors.pattern:", "missing closing )"}},
+		{"bad jsonpath", validSpec + "    outputParsers:\n      cov: {type: json, path: '$.[['}\n",
+			[]string{"demo.yaml:9:31: tools.build.outputParsers.cov.path:"}},
+		{"unknown parser type", validSpec + "    outputParsers:\n      errors: {type: linematch, pattern: x}\n",
+			[]string{"tools.build.outputParsers.errors.type:", "lineMatch"}},
+		{"bad version regex", validSpec + "    version: {args: [--version], regex: '(('}\n",
+			[]string{"tools.build.version.regex: invalid regex"}},
+		{"input without placement", validSpec + "    inputs:\n      verbose: {type: boolean}\n",
+			[]string{"demo.yaml:9:16: tools.build.inputs.verbose: input needs flag or arg"}},
+		{"input bad type", validSpec + "    inputs:\n      n: {type: int, flag: -n}\n",
+			[]string{`tools.build.inputs.n.type: unknown type "int"`, `did you mean "integer"?`}},
+		{"semantic without command", "language: {id: demo}\nsemantic:\n  dialect: roslyn\n",
+			[]string{"semantic.command: missing required field"}},
+		{"bad dialect", "language: {id: demo}\nsemantic: {command: x, dialect: clangd}\n", []string{`semantic.dialect: unknown dialect "clangd"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("demo.yaml", []byte(tt.yaml))
+			if err == nil {
+				t.Fatal("Parse succeeded, want problems")
+			}
+			msg := err.Error()
+			for _, w := range tt.want {
+				if !strings.Contains(msg, w) {
+					t.Errorf("error does not contain %q:\n%s", w, msg)
+				}
+			}
+		})
+	}
+}
+
+func TestParseReportsEveryProblem(t *testing.T) {
+	src := `language: {id: demo}
+tools:
+  a:
+    comand: x
+  b:
+    command: y
+    args: 3
+    pathArg: 9
+`
+	_, err := Parse("demo.yaml", []byte(src))
+	fe, ok := err.(*FileError)
+	if !ok {
+		t.Fatalf("err = %v, want *FileError", err)
+	}
+	if len(fe.Problems) != 2 { // structure problems stop before semantic checks
+		t.Fatalf("got %d problems, want 2:\n%v", len(fe.Problems), err)
+	}
+}
