@@ -1,0 +1,217 @@
+package semantic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"fmt"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/pluginapi"
+)
+
+// requireTool fails the test when a pinned tool is missing.
+func requireTool(t testing.TB, name string) {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		t.Fatalf("%s is not on PATH; install the pinned tools with scripts/install-tools.sh and put .tools/bin on PATH (scripts/test.sh does)", name)
+	}
+}
+
+// copyTree copies a fixture into a temporary directory so tests may edit it.
+func copyTree(t testing.TB, src string) string {
+	t.Helper()
+	dst := t.TempDir()
+	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func testLogger() hclog.Logger {
+	if os.Getenv("LANGHOST_TEST_LOG") != "" {
+		return hclog.New(&hclog.LoggerOptions{Level: hclog.Debug, Output: os.Stderr})
+	}
+	return hclog.NewNullLogger()
+}
+
+func openEngine(t testing.TB, root, lang string, cfg Config) *Engine {
+	t.Helper()
+	e := New(testLogger())
+	raw, _ := json.Marshal(cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+	defer cancel()
+	if err := e.Open(ctx, pluginapi.OpenRequest{Root: root, Language: lang, Config: raw}, nil); err != nil {
+		t.Fatalf("Open %s: %v", root, err)
+	}
+	t.Cleanup(func() { e.Shutdown(context.Background()) })
+	return e
+}
+
+var goplsConfig = Config{
+	Command:     "gopls",
+	RootMarkers: []string{"go.mod"},
+	LanguageIDs: map[string]string{".go": "go"},
+	Settings:    map[string]any{"gopls": map[string]any{"symbolScope": "workspace"}},
+}
+
+var pyrightConfig = Config{
+	Command:     "pyright-langserver",
+	Args:        []string{"--stdio"},
+	RootMarkers: []string{"pyproject.toml", "setup.py"},
+	LanguageIDs: map[string]string{".py": "python"},
+	Settings:    map[string]any{"python": map[string]any{"analysis": map[string]any{"diagnosticMode": "workspace"}}},
+}
+
+// shared holds one server per language for the whole test binary.
+type shared struct {
+	once sync.Once
+	e    *Engine
+	root string
+	err  error
+}
+
+var sharedGo, sharedPy shared
+
+func (s *shared) get(t *testing.T, tool, fixture, lang string, cfg Config) (*Engine, string) {
+	t.Helper()
+	requireTool(t, tool)
+	s.once.Do(func() {
+		dir, err := os.MkdirTemp("", "langhost-semantic-*")
+		if err != nil {
+			s.err = err
+			return
+		}
+		if err := os.CopyFS(dir, os.DirFS(fixture)); err != nil {
+			s.err = err
+			return
+		}
+		s.root = dir
+		s.e = New(testLogger())
+		raw, _ := json.Marshal(cfg)
+		ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+		defer cancel()
+		s.err = s.e.Open(ctx, pluginapi.OpenRequest{Root: dir, Language: lang, Config: raw}, nil)
+	})
+	if s.err != nil {
+		t.Fatalf("starting shared %s: %v", tool, s.err)
+	}
+	return s.e, s.root
+}
+
+func goEngine(t *testing.T) (*Engine, string) {
+	return sharedGo.get(t, "gopls", filepath.Join("testdata", "gomod"), "go", goplsConfig)
+}
+
+func pyEngine(t *testing.T) (*Engine, string) {
+	return sharedPy.get(t, "pyright-langserver", filepath.Join("testdata", "pypkg"), "python", pyrightConfig)
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	for _, s := range []*shared{&sharedGo, &sharedPy} {
+		if s.e != nil {
+			s.e.Shutdown(context.Background())
+			os.RemoveAll(s.root)
+		}
+	}
+	os.Exit(code)
+}
+
+// invoke runs an operation and decodes its output into a generic value.
+func invoke(t *testing.T, e *Engine, op string, input any) (map[string]any, error) {
+	t.Helper()
+	raw, err := json.Marshal(input)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	out, err := e.Invoke(ctx, pluginapi.InvokeRequest{Operation: op, Input: raw}, nil)
+	if err != nil {
+		return nil, err
+	}
+	var m map[string]any
+	if err := json.Unmarshal(out, &m); err != nil {
+		t.Fatalf("%s output is not a JSON object: %v\n%s", op, err, out)
+	}
+	return m, nil
+}
+
+func mustInvoke(t *testing.T, e *Engine, op string, input any) map[string]any {
+	t.Helper()
+	m, err := invoke(t, e, op, input)
+	if err != nil {
+		t.Fatalf("%s %v: %v", op, input, err)
+	}
+	return m
+}
+
+func wantCode(t *testing.T, err error, code failure.Code, field string) *failure.Error {
+	t.Helper()
+	var fe *failure.Error
+	if !errors.As(err, &fe) {
+		t.Fatalf("error %v (%T) is not a *failure.Error, want %s", err, err, code)
+	}
+	if fe.Code != code || (field != "" && fe.Field != field) {
+		t.Fatalf("error %q has code %s field %q, want %s field %q", err, fe.Code, fe.Field, code, field)
+	}
+	return fe
+}
+
+func dump(v any) string {
+	b, _ := json.MarshalIndent(v, "", "  ")
+	return string(b)
+}
+
+// get follows a dotted path ("references.0.line") through decoded JSON.
+func get(t *testing.T, v any, path string) any {
+	t.Helper()
+	cur := v
+	for _, part := range strings.Split(path, ".") {
+		switch c := cur.(type) {
+		case map[string]any:
+			cur = c[part]
+		case []any:
+			i, err := strconv.Atoi(part)
+			if err != nil || i >= len(c) {
+				t.Fatalf("path %s: no element %s in %s", path, part, dump(v))
+			}
+			cur = c[i]
+		default:
+			t.Fatalf("path %s: cannot index %T at %s in %s", path, cur, part, dump(v))
+		}
+	}
+	if f, ok := cur.(float64); ok {
+		return int(f)
+	}
+	return cur
+}
+
+// loc renders an output location as "file:line:column".
+func locOf(t *testing.T, v any, path string) string {
+	t.Helper()
+	prefix := ""
+	if path != "" {
+		prefix = path + "."
+	}
+	return fmt.Sprintf("%s:%d:%d", get(t, v, prefix+"file"), get(t, v, prefix+"line"), get(t, v, prefix+"column"))
+}
+
+func readFile(t *testing.T, root, rel string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(root, rel))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}

@@ -1,0 +1,7 @@
+package broken
+
+// Count has a type error.
+func Count() int {
+	var n int = "three"
+	return n
+}
