@@ -45,8 +45,8 @@ type regexSink struct {
 	max   int
 
 	done    bool             // first mode: a match was found
-	last    []byte           // last mode: copy of the last matching line
-	lastIdx []int            // last mode: submatch indexes into last
+	last    []byte           // first and last modes: copy of the kept line
+	matched bool             // first and last modes: last holds a match
 	all     []any            // all mode
 	sums    map[string]int64 // sum mode
 }
@@ -55,16 +55,21 @@ func (s *regexSink) line(line []byte) {
 	if s.done || (s.pre != nil && !s.pre.match(line)) {
 		return
 	}
+	switch s.mode {
+	case ModeFirst, ModeLast:
+		// Match does not track submatches, so it is cheaper and does not
+		// allocate; the groups of the one kept line are found in finish.
+		if s.re.Match(line) {
+			s.last, s.matched = append(s.last[:0], line...), true
+			s.done = s.mode == ModeFirst
+		}
+		return
+	}
 	idx := s.re.FindSubmatchIndex(line)
 	if idx == nil {
 		return
 	}
 	switch s.mode {
-	case ModeFirst:
-		s.last, s.lastIdx = append(s.last[:0], line...), idx
-		s.done = true
-	case ModeLast:
-		s.last, s.lastIdx = append(s.last[:0], line...), idx
 	case ModeAll:
 		if len(s.all) < s.max {
 			s.all = append(s.all, s.object(line, idx))
@@ -118,7 +123,11 @@ func (s *regexSink) finish(int) (Result, error) {
 		}
 		return Result{Value: m}, nil
 	}
-	return Result{Value: s.object(s.last, s.lastIdx)}, nil
+	var idx []int
+	if s.matched {
+		idx = s.re.FindSubmatchIndex(s.last)
+	}
+	return Result{Value: s.object(s.last, idx)}, nil
 }
 
 // scalar converts captured text that is a decimal number to int64 or

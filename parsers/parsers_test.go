@@ -423,3 +423,10 @@ func TestJSONSizeCap(t *testing.T) {
 		t.Fatalf("Finish error = %v, want size cap error", err)
 	}
 }
+
+func TestRegexMatchesEmptyLine(t *testing.T) {
+	res := run(t, Spec{Type: KindRegex, Pattern: `^(?P<blank>)$`}, "x\n\ny\n", 0)
+	if got := asJSON(t, res.Value); got != `{"blank":""}` {
+		t.Errorf("value = %s, want the empty group of the blank line", got)
+	}
+}
