@@ -121,7 +121,11 @@ func newRootCmd(f *factory) *cobra.Command {
 
 // run executes the CLI and returns the process exit code.
 func run(ctx context.Context, io *ioStreams, args []string) int {
-	f := &factory{io: io, paths: config.DefaultPaths(), env: os.LookupEnv}
+	return execute(ctx, &factory{io: io, paths: config.DefaultPaths(), env: os.LookupEnv}, args)
+}
+
+func execute(ctx context.Context, f *factory, args []string) int {
+	io := f.io
 	root := newRootCmd(f)
 	root.SetArgs(args)
 	root.SetIn(io.In)
