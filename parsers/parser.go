@@ -1,5 +1,7 @@
 package parsers
 
+import "github.com/langhost/langhost/host/failure"
+
 // Parser is a compiled output parser. It is immutable and safe for
 // concurrent use; each execution of a tool gets its own Run.
 type Parser struct {
@@ -44,14 +46,16 @@ func (p *Parser) Start() *Run {
 // caller copying stdout and stderr on two goroutines must serialise its
 // calls, or use a Set, which does.
 type Run struct {
-	parser *Parser
-	sink   sink
+	parser   *Parser
+	sink     sink
+	finished bool
 }
 
 // Line feeds one line, without its newline, read from stream. Lines from
-// streams the parser does not read are ignored. line is not retained.
+// streams the parser does not read, and lines after Finish, are ignored.
+// line is not retained.
 func (r *Run) Line(stream Stream, line []byte) {
-	if r.parser.streams&stream != 0 {
+	if r.parser.streams&stream != 0 && !r.finished {
 		r.sink.line(line)
 	}
 }
@@ -61,5 +65,9 @@ func (r *Run) Line(stream Stream, line []byte) {
 // the output could not be parsed, e.g. a json parser whose input was not
 // JSON.
 func (r *Run) Finish(exitCode int) (Result, error) {
+	if r.finished {
+		return Result{}, failure.New(failure.Internal, "output %q: Finish called twice", r.parser.name)
+	}
+	r.finished = true
 	return r.sink.finish(exitCode)
 }

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"sort"
 	"sync"
+
+	"github.com/langhost/langhost/host/failure"
 )
 
 // Set holds the parsers of one tool.
@@ -78,7 +80,8 @@ func (r *SetRun) Writer(stream Stream) *LineWriter {
 	return r.stdout
 }
 
-// Finish ends the run of a tool that exited with exitCode. It returns the
+// Finish ends the run of a tool that exited with exitCode; call it once,
+// after the writers' last Write has returned. It returns the
 // value of every parser by output name and the diagnostics of all
 // diagnostics-producing parsers in output-name order. A parser that
 // failed has no entry in outputs and its error, naming the output, is
@@ -88,6 +91,9 @@ func (r *SetRun) Finish(exitCode int) (outputs map[string]any, diags []Diagnosti
 	r.stderr.Flush()
 	r.mu.Lock()
 	defer r.mu.Unlock()
+	if r.finished {
+		return nil, nil, failure.New(failure.Internal, "parsers: Finish called twice")
+	}
 	r.finished = true
 	outputs = make(map[string]any, len(r.runs))
 	var errs []error

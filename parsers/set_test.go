@@ -121,3 +121,21 @@ func TestLongLinesAreClipped(t *testing.T) {
 		t.Error("line cut inside a UTF-8 sequence")
 	}
 }
+
+func TestFinishTwice(t *testing.T) {
+	set := NewSet(map[string]*Parser{"d": mustCompile(t, "d", Spec{Type: KindDiagnostics, Errorformat: []string{"%f:%l: %m"}})})
+	r := set.Start()
+	r.Line(Stdout, []byte("a.go:1: x"))
+	if _, diags, err := r.Finish(0); err != nil || len(diags) != 1 {
+		t.Fatalf("Finish = %v, %v", diags, err)
+	}
+	if _, _, err := r.Finish(0); err == nil {
+		t.Error("second Finish succeeded")
+	}
+	run := mustCompile(t, "d", Spec{Type: KindDiagnostics, Errorformat: []string{"%f:%l: %m"}}).Start()
+	run.Finish(0)
+	run.Line(Stdout, []byte("a.go:1: late"))
+	if _, err := run.Finish(0); err == nil {
+		t.Error("second Run.Finish succeeded")
+	}
+}
