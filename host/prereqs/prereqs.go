@@ -20,13 +20,15 @@ import (
 
 // Tool is one tool's requirement.
 type Tool struct {
-	ID          string   `json:"id"`
-	Command     string   `json:"command"`
-	CommandLine string   `json:"commandLine"` // with <placeholders> for inputs
-	Purpose     string   `json:"purpose"`
-	Fallback    string   `json:"fallback,omitempty"` // fallback command line
-	Install     []string `json:"install,omitempty"`
-	Status      *Status  `json:"status,omitempty"` // set by Check
+	ID              string  `json:"id"`
+	Command         string  `json:"command"`
+	CommandLine     string  `json:"commandLine"` // with <placeholders> for inputs
+	Purpose         string  `json:"purpose"`
+	Fallback        string  `json:"fallback,omitempty"` // fallback command line
+	FallbackCommand string  `json:"fallbackCommand,omitempty"`
+	Install         string  `json:"install,omitempty"`
+	FallbackInstall string  `json:"fallbackInstall,omitempty"`
+	Status          *Status `json:"status,omitempty"` // set by Check
 }
 
 // Language groups the requirements of one language.
@@ -63,30 +65,19 @@ func Collect(set *spec.Set, ids []string) ([]Language, error) {
 		l := Language{ID: f.Language.ID, Name: f.Language.Name, Source: f.Source}
 		for _, key := range f.ToolOrder {
 			t := f.Tools[key]
-			r := Tool{ID: t.ID, Command: t.Command, CommandLine: commandLine(t, t.Command, t.Args), Purpose: t.Description}
-			if t.Install != "" {
-				r.Install = append(r.Install, t.Install)
-			}
+			r := Tool{ID: t.ID, Command: t.Command, CommandLine: commandLine(t, t.Command, t.Args),
+				Purpose: t.Description, Install: t.Install}
 			if fb := t.Fallback; fb != nil {
-				r.Fallback = commandLine(t, fb.Command, fb.Args)
-				if fb.Install != "" {
-					r.Install = append(r.Install, fb.Install)
-				}
+				r.Fallback, r.FallbackCommand, r.FallbackInstall = commandLine(t, fb.Command, fb.Args), fb.Command, fb.Install
 			}
 			l.Tools = append(l.Tools, r)
 		}
 		if s := f.Semantic; s != nil {
 			r := Tool{ID: f.Language.ID + " (language server)", Command: s.Command,
-				CommandLine: strings.Join(append([]string{s.Command}, s.Args...), " "),
-				Purpose:     "semantic operations (references, implementations, rename, ...)"}
-			if s.Install != "" {
-				r.Install = append(r.Install, s.Install)
-			}
+				CommandLine: quoteArgs(append([]string{s.Command}, s.Args...)),
+				Purpose:     "semantic operations (references, implementations, rename, ...)", Install: s.Install}
 			if fb := s.Fallback; fb != nil {
-				r.Fallback = strings.Join(append([]string{fb.Command}, fb.Args...), " ")
-				if fb.Install != "" {
-					r.Install = append(r.Install, fb.Install)
-				}
+				r.Fallback, r.FallbackCommand, r.FallbackInstall = quoteArgs(append([]string{fb.Command}, fb.Args...)), fb.Command, fb.Install
 			}
 			l.Tools = append(l.Tools, r)
 		}
@@ -109,6 +100,7 @@ func commandLine(t *spec.Tool, command string, args []string) string {
 		}
 		inserts[*pos] = append(inserts[*pos], "["+name+"]")
 	}
+	args = quoted(args)
 	place(t.ProjectArg, "<project>")
 	place(t.PathArg, "<path>")
 	place(t.ScriptArg, "<script>")
@@ -146,7 +138,7 @@ func Markdown(w io.Writer, langs []Language) error {
 		}
 		for _, t := range l.Tools {
 			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s | %s |", t.ID, escape(t.CommandLine), cellOrDash(escape(t.Purpose)),
-				codeOrDash(t.Fallback), cellOrDash(codeList(t.Install)))
+				codeOrDash(t.Fallback), codeList(t.Install, t.FallbackInstall))
 			if checked {
 				fmt.Fprintf(&b, " %s |", statusCell(t.Status))
 			}
@@ -180,17 +172,9 @@ func executables(langs []Language) []executable {
 	}
 	for _, l := range langs {
 		for _, t := range l.Tools {
-			install := ""
-			if len(t.Install) > 0 {
-				install = t.Install[0]
-			}
-			add(t.Command, l.ID, install)
-			if t.Fallback != "" {
-				fbInstall := ""
-				if len(t.Install) > 1 {
-					fbInstall = t.Install[1]
-				}
-				add(strings.Fields(t.Fallback)[0], l.ID+" (fallback)", fbInstall)
+			add(t.Command, l.ID, t.Install)
+			if t.FallbackCommand != "" {
+				add(t.FallbackCommand, l.ID+" (fallback)", t.FallbackInstall)
 			}
 		}
 	}
@@ -235,13 +219,31 @@ func codeOrDash(s string) string {
 	return "`" + escape(s) + "`"
 }
 
-func codeList(items []string) string {
-	quoted := make([]string, len(items))
-	for i, s := range items {
-		quoted[i] = "`" + s + "`"
+// codeList renders the non-empty items as code, or a dash.
+func codeList(items ...string) string {
+	var parts []string
+	for _, s := range items {
+		if s != "" {
+			parts = append(parts, "`"+s+"`")
+		}
 	}
-	return strings.Join(quoted, ", ")
+	return cellOrDash(strings.Join(parts, ", "))
 }
+
+// quoted returns args with shell-style quotes where a reader would need
+// them to see argument boundaries (commands never run through a shell).
+func quoted(args []string) []string {
+	out := make([]string, len(args))
+	for i, a := range args {
+		if a == "" || strings.ContainsAny(a, " \t'\"$&|;<>*?()") {
+			a = "'" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+		}
+		out[i] = a
+	}
+	return out
+}
+
+func quoteArgs(args []string) string { return strings.Join(quoted(args), " ") }
 
 // Prober finds executables and asks them for their version.
 type Prober struct {
@@ -282,9 +284,8 @@ func (p Prober) Check(ctx context.Context, set *spec.Set, langs []Language) bool
 			st := &Status{}
 			t.Status = st
 			path, err := p.LookPath(t.Command)
-			if err != nil && t.Fallback != "" {
-				fb := strings.Fields(t.Fallback)[0]
-				if fbPath, fbErr := p.LookPath(fb); fbErr == nil {
+			if err != nil && t.FallbackCommand != "" {
+				if fbPath, fbErr := p.LookPath(t.FallbackCommand); fbErr == nil {
 					path, err, st.UsesFallback = fbPath, nil, true
 				}
 			}
@@ -296,7 +297,7 @@ func (p Prober) Check(ctx context.Context, set *spec.Set, langs []Language) bool
 			st.Available, st.Path = true, path
 			command := t.Command
 			if st.UsesFallback {
-				command = strings.Fields(t.Fallback)[0]
+				command = t.FallbackCommand
 			}
 			wg.Add(1)
 			go func() {

@@ -1,0 +1,137 @@
+package prereqs
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"flag"
+	"os"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/langhost/langhost/host/spec"
+	"github.com/langhost/langhost/languages"
+)
+
+var update = flag.Bool("update", false, "rewrite TOOL-PREREQUISITES.md from the embedded specs")
+
+// TestDocumentIsFresh fails when the committed prerequisites document no
+// longer matches the shipped specs. Regenerate with
+// `go test ./host/prereqs -update`.
+func TestDocumentIsFresh(t *testing.T) {
+	set := spec.Load([]spec.Source{{Name: "embedded", FS: languages.FS, Label: "embedded:languages"}})
+	if len(set.Problems) > 0 {
+		t.Fatalf("shipped spec has problems: %v", set.Problems[0])
+	}
+	langs, err := Collect(set, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := Markdown(&buf, langs); err != nil {
+		t.Fatal(err)
+	}
+	const path = "../../TOOL-PREREQUISITES.md"
+	if *update {
+		if err := os.WriteFile(path, buf.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	committed, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (generate it with: go test ./host/prereqs -update)", err)
+	}
+	if !bytes.Equal(committed, buf.Bytes()) {
+		t.Fatal("TOOL-PREREQUISITES.md is stale: regenerate it with `go test ./host/prereqs -update` and commit it")
+	}
+}
+
+const demo = `language: {id: demo, name: Demo}
+tools:
+  build:
+    command: dotnet
+    args: [build, --no-restore]
+    projectArg: 1
+    configArg: [--configuration]
+    description: Build | compile
+    install: pkg:nuget/dotnet-sdk
+  format:
+    command: ormolu
+    args: [--mode, inplace]
+    pathArg: -1
+    fallback: {command: fourmolu, args: [--mode, inplace], install: pkg:hackage/fourmolu}
+    description: Format
+  env:
+    command: sh
+    args: [-c, "exit 0"]
+    version: {args: [-c, "echo shell 9.8.7"], regex: 'shell (\S+)'}
+semantic:
+  command: demo-ls
+  args: [--stdio]
+`
+
+func loadDemo(t *testing.T) *spec.Set {
+	t.Helper()
+	set := spec.Load([]spec.Source{{Name: "t", FS: fstest.MapFS{"demo.yaml": {Data: []byte(demo)}}}})
+	if len(set.Problems) > 0 {
+		t.Fatal(set.Problems[0])
+	}
+	return set
+}
+
+func TestMarkdown(t *testing.T) {
+	set := loadDemo(t)
+	langs, err := Collect(set, []string{"demo"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := Markdown(&buf, langs); err != nil {
+		t.Fatal(err)
+	}
+	md := buf.String()
+	for _, want := range []string{
+		"## Demo (`demo`)",
+		"| `demo.build` | `dotnet build [<project>] --no-restore [--configuration <configuration>]` | Build \\| compile | - | `pkg:nuget/dotnet-sdk` |",
+		"| `demo.format` | `ormolu --mode inplace [<path>]` | Format | `fourmolu --mode inplace [<path>]` | `pkg:hackage/fourmolu` |",
+		"| `demo-ls` | demo |",
+		"| `fourmolu` | demo (fallback) | `pkg:hackage/fourmolu` |",
+	} {
+		if !strings.Contains(md, want) {
+			t.Errorf("markdown lacks %q:\n%s", want, md)
+		}
+	}
+	if _, err := Collect(set, []string{"nope"}); err == nil {
+		t.Error("unknown language: want an error")
+	}
+}
+
+func TestCheck(t *testing.T) {
+	set := loadDemo(t)
+	langs, _ := Collect(set, nil)
+	installed := map[string]string{"sh": "/bin/sh", "fourmolu": "/usr/bin/fourmolu", "demo-ls": "/usr/bin/demo-ls"}
+	p := Prober{LookPath: func(name string) (string, error) {
+		if path, ok := installed[name]; ok {
+			return path, nil
+		}
+		return "", errors.New("not found")
+	}}
+	if p.Check(context.Background(), set, langs) {
+		t.Error("dotnet is missing: Check must report failure")
+	}
+	status := map[string]*Status{}
+	for _, tool := range langs[0].Tools {
+		status[tool.ID] = tool.Status
+	}
+	if s := status["demo.build"]; s.Available || !strings.Contains(s.Error, "dotnet not found") {
+		t.Errorf("build status = %+v", s)
+	}
+	if s := status["demo.format"]; !s.Available || !s.UsesFallback {
+		t.Errorf("format status = %+v, want available through its fallback", s)
+	}
+	if s := status["demo.env"]; !s.Available || s.Version != "9.8.7" {
+		t.Errorf("env status = %+v, want version 9.8.7 from the probe", s)
+	}
+}
