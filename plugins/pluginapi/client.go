@@ -60,13 +60,11 @@ func (a *RemoteAgent) Open(ctx context.Context, req OpenRequest, progress Progre
 	if err != nil {
 		return errorFromStatus(ctx, "Open", false, err)
 	}
-	if _, err := stream.Header(); err != nil {
-		return errorFromStatus(ctx, "Open", false, err)
-	}
+	delivered := accepted(stream)
 	for {
 		ev, err := stream.Recv()
 		if err != nil {
-			return streamError(ctx, "Open", err)
+			return streamError(ctx, "Open", delivered, err)
 		}
 		switch e := ev.Event.(type) {
 		case *pb.OpenEvent_Progress:
@@ -89,13 +87,11 @@ func (a *RemoteAgent) Invoke(ctx context.Context, req InvokeRequest, progress Pr
 	if err != nil {
 		return nil, errorFromStatus(ctx, "Invoke", false, err)
 	}
-	if _, err := stream.Header(); err != nil {
-		return nil, errorFromStatus(ctx, "Invoke", false, err)
-	}
+	delivered := accepted(stream)
 	for {
 		ev, err := stream.Recv()
 		if err != nil {
-			return nil, streamError(ctx, "Invoke", err)
+			return nil, streamError(ctx, "Invoke", delivered, err)
 		}
 		switch e := ev.Event.(type) {
 		case *pb.InvokeEvent_Progress:
@@ -129,13 +125,23 @@ func (a *RemoteAgent) Shutdown(ctx context.Context) error {
 }
 
 // streamError converts the error that ended a stream before its result.
-func streamError(ctx context.Context, method string, err error) error {
+func streamError(ctx context.Context, method string, delivered bool, err error) error {
 	if errors.Is(err, io.EOF) {
 		// The server always sends a result or a status, so a clean end
 		// without one is a broken plugin.
 		return failure.New(failure.Internal, "plugin ended %s without a result", method)
 	}
-	return errorFromStatus(ctx, method, true, err)
+	return errorFromStatus(ctx, method, delivered, err)
+}
+
+// accepted waits for the header the server sends before it hands a call
+// to the agent. Without it the call never reached the agent; the error
+// itself comes from the stream's Recv.
+func accepted(stream grpc.ClientStream) bool {
+	md, err := stream.Header()
+	// grpc-go reports a stream that failed before its header as a nil
+	// header and no error; a received header is never nil.
+	return err == nil && md != nil
 }
 
 func reportProgress(progress ProgressFunc, p *pb.Progress) {
