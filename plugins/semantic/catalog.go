@@ -107,9 +107,16 @@ func Operations() []pluginapi.Operation {
 }
 
 var schemaOptions = &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
-	reflect.TypeFor[actionRef]():       {Types: []string{"integer", "string"}, Description: "0-based index or exact title of the action"},
-	reflect.TypeFor[json.RawMessage](): {},
+	reflect.TypeFor[actionRef]():         {Types: []string{"integer", "string"}, Description: "0-based index or exact title of the action"},
+	reflect.TypeFor[json.RawMessage]():   {},
+	reflect.TypeFor[symbolChildren]():    recursive("nested declarations, each shaped like its parent"),
+	reflect.TypeFor[hierarchyChildren](): recursive("further types, each shaped like its parent"),
+	reflect.TypeFor[callerChildren]():    recursive("callers of this caller, each shaped like its parent"),
 }}
+
+func recursive(description string) *jsonschema.Schema {
+	return &jsonschema.Schema{Type: "array", Description: description, Items: &jsonschema.Schema{Type: "object"}}
+}
 
 func schemaFor(t reflect.Type, adjust func(*jsonschema.Schema)) json.RawMessage {
 	s, err := jsonschema.ForType(t, schemaOptions)

@@ -41,7 +41,7 @@ const settleTime = 300 * time.Millisecond
 // (gopls, pyright): ready once start-up progress has settled.
 type standardDialect struct{}
 
-func (standardDialect) prepare(*session)                                {}
+func (standardDialect) prepare(*session)                                 {}
 func (standardDialect) afterInitialized(context.Context, *session) error { return nil }
 func (standardDialect) waitReady(ctx context.Context, s *session) error {
 	return s.srv.WaitIdle(ctx, settleTime)

@@ -4,9 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
-	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -117,6 +117,14 @@ func pyEngine(t *testing.T) (*Engine, string) {
 }
 
 func TestMain(m *testing.M) {
+	if len(os.Args) > 2 && os.Args[1] == "fake-lsp" {
+		logPath := ""
+		if len(os.Args) > 3 {
+			logPath = os.Args[3]
+		}
+		runFakeServer(os.Args[2], logPath)
+		return
+	}
 	code := m.Run()
 	for _, s := range []*shared{&sharedGo, &sharedPy} {
 		if s.e != nil {

@@ -174,15 +174,19 @@ func (in *fileSymbolsInput) validate() error { return checkDetail(in.Detail) }
 
 // SymbolNode is a declaration in a file.
 type SymbolNode struct {
-	Name      string       `json:"name"`
-	Kind      string       `json:"kind"`
-	Detail    string       `json:"detail,omitempty"`
-	Line      int          `json:"line"`
-	Column    int          `json:"column,omitempty"`
-	EndLine   int          `json:"endLine,omitempty"`
-	EndColumn int          `json:"endColumn,omitempty"`
-	Children  []SymbolNode `json:"children,omitempty"`
+	Name      string         `json:"name"`
+	Kind      string         `json:"kind"`
+	Detail    string         `json:"detail,omitempty"`
+	Line      int            `json:"line"`
+	Column    int            `json:"column,omitempty"`
+	EndLine   int            `json:"endLine,omitempty"`
+	EndColumn int            `json:"endColumn,omitempty"`
+	Children  symbolChildren `json:"children,omitempty"`
 }
+
+// symbolChildren are nested declarations; a named type so the schema
+// generator can describe the recursion.
+type symbolChildren []SymbolNode
 
 type fileSymbolsOutput struct {
 	File    string       `json:"file"`

@@ -31,13 +31,20 @@ func (in *typeHierarchyInput) validate() error {
 
 // HierarchyNode is a type or function in a hierarchy.
 type HierarchyNode struct {
-	Name       string          `json:"name"`
-	Kind       string          `json:"kind"`
-	Detail     string          `json:"detail,omitempty"`
+	Name   string `json:"name"`
+	Kind   string `json:"kind"`
+	Detail string `json:"detail,omitempty"`
 	Loc
-	Supertypes []HierarchyNode `json:"supertypes,omitempty"`
-	Subtypes   []HierarchyNode `json:"subtypes,omitempty"`
+	Supertypes hierarchyChildren `json:"supertypes,omitempty"`
+	Subtypes   hierarchyChildren `json:"subtypes,omitempty"`
 }
+
+// hierarchyChildren and callerChildren are the recursive levels of a
+// hierarchy; named types so the schema generator can describe them.
+type (
+	hierarchyChildren []HierarchyNode
+	callerChildren    []Caller
+)
 
 type typeHierarchyOutput struct {
 	Root HierarchyNode `json:"root"`
@@ -86,12 +93,12 @@ func typeHierarchy(ctx context.Context, c *call, in *typeHierarchyInput) (*typeH
 	return &typeHierarchyOutput{Root: root}, nil
 }
 
-func (c *call) typeLevel(ctx context.Context, method string, it lsp.HierarchyItem, depth int, detail string, seen map[string]bool) ([]HierarchyNode, error) {
+func (c *call) typeLevel(ctx context.Context, method string, it lsp.HierarchyItem, depth int, detail string, seen map[string]bool) (hierarchyChildren, error) {
 	var items []lsp.HierarchyItem
 	if err := c.s.call(ctx, method, map[string]any{"item": it}, &items); err != nil {
 		return nil, err
 	}
-	nodes := []HierarchyNode{}
+	nodes := hierarchyChildren{}
 	for _, child := range items {
 		n := c.node(child, detail)
 		key := itemKey(child)
@@ -129,17 +136,17 @@ func (in *findCallersInput) validate() error {
 
 // Caller is a function calling the target, with its call sites.
 type Caller struct {
-	Name      string `json:"name"`
-	Kind      string `json:"kind"`
-	Detail    string `json:"detail,omitempty"`
+	Name   string `json:"name"`
+	Kind   string `json:"kind"`
+	Detail string `json:"detail,omitempty"`
 	Loc
-	CallSites []Loc    `json:"callSites,omitempty"`
-	Callers   []Caller `json:"callers,omitempty"`
+	CallSites []Loc          `json:"callSites,omitempty"`
+	Callers   callerChildren `json:"callers,omitempty"`
 }
 
 type findCallersOutput struct {
-	Target  HierarchyNode `json:"target"`
-	Callers []Caller      `json:"callers"`
+	Target  HierarchyNode  `json:"target"`
+	Callers callerChildren `json:"callers"`
 }
 
 func findCallers(ctx context.Context, c *call, in *findCallersInput) (*findCallersOutput, error) {
@@ -164,12 +171,12 @@ func findCallers(ctx context.Context, c *call, in *findCallersInput) (*findCalle
 	return &findCallersOutput{Target: c.node(items[0], in.Detail), Callers: callers}, nil
 }
 
-func (c *call) callers(ctx context.Context, it lsp.HierarchyItem, depth int, detail string, seen map[string]bool) ([]Caller, error) {
+func (c *call) callers(ctx context.Context, it lsp.HierarchyItem, depth int, detail string, seen map[string]bool) (callerChildren, error) {
 	var calls []lsp.CallHierarchyIncomingCall
 	if err := c.s.call(ctx, "callHierarchy/incomingCalls", map[string]any{"item": it}, &calls); err != nil {
 		return nil, err
 	}
-	out := []Caller{}
+	out := callerChildren{}
 	for _, in := range calls {
 		n := c.node(in.From, detail)
 		caller := Caller{Name: n.Name, Kind: n.Kind, Detail: n.Detail, Loc: n.Loc}

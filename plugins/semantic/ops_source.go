@@ -194,12 +194,12 @@ func (c *call) declaration(ctx context.Context, r *resolved) (*document, *lsp.Do
 }
 
 type getSourceOutput struct {
-	Name   string `json:"name"`
-	Kind   string `json:"kind"`
-	File   string `json:"file"`
-	Line   int    `json:"line"`
-	EndLine int   `json:"endLine"`
-	Source string `json:"source"`
+	Name    string `json:"name"`
+	Kind    string `json:"kind"`
+	File    string `json:"file"`
+	Line    int    `json:"line"`
+	EndLine int    `json:"endLine"`
+	Source  string `json:"source"`
 }
 
 func getSource(ctx context.Context, c *call, in *targetInput) (*getSourceOutput, error) {

@@ -1,0 +1,294 @@
+package semantic
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/pluginapi"
+)
+
+func fakeConfig(t *testing.T, mode string) (Config, string) {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	logPath := filepath.Join(t.TempDir(), "fake.log")
+	return Config{Command: self, Args: []string{"fake-lsp", mode, logPath}, LanguageIDs: map[string]string{".cs": "csharp"}}, logPath
+}
+
+func openErr(t *testing.T, cfg Config, root string) error {
+	t.Helper()
+	e := New(testLogger())
+	defer e.Shutdown(context.Background())
+	raw, _ := json.Marshal(cfg)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	return e.Open(ctx, pluginapi.OpenRequest{Root: root, Language: "x", Config: raw}, nil)
+}
+
+func TestServerStartFailures(t *testing.T) {
+	root := t.TempDir()
+	t.Run("binary missing", func(t *testing.T) {
+		err := openErr(t, Config{Command: "langhost-no-such-server"}, root)
+		fe := wantCode(t, err, failure.Precondition, "")
+		if !strings.Contains(fe.Error(), `"langhost-no-such-server"`) {
+			t.Errorf("message does not name the server: %v", err)
+		}
+	})
+	t.Run("fallback used when primary missing", func(t *testing.T) {
+		cfg, _ := fakeConfig(t, "roslyn")
+		cfg.Fallback = &Fallback{Command: cfg.Command, Args: cfg.Args}
+		cfg.Command, cfg.Args, cfg.Dialect = "langhost-no-such-server", nil, DialectRoslyn
+		os.WriteFile(filepath.Join(root, "App.csproj"), []byte("<Project/>"), 0o644)
+		if err := openErr(t, cfg, root); err != nil {
+			t.Fatalf("Open with fallback: %v", err)
+		}
+	})
+	t.Run("exits at once", func(t *testing.T) {
+		cfg, _ := fakeConfig(t, "exit")
+		err := openErr(t, cfg, root)
+		fe := wantCode(t, err, failure.Internal, "")
+		if !strings.Contains(fe.Error(), "exited") || !strings.Contains(fe.Error(), "exit status 3") {
+			t.Errorf("unclear error: %v", err)
+		}
+	})
+	t.Run("never ready", func(t *testing.T) {
+		cfg, _ := fakeConfig(t, "hang")
+		cfg.ReadyTimeout = "500ms"
+		start := time.Now()
+		err := openErr(t, cfg, root)
+		fe := wantCode(t, err, failure.Timeout, "")
+		if !strings.Contains(fe.Error(), "did not become ready within 500ms (semantic.readyTimeout)") || !strings.Contains(fe.Error(), filepath.Base(cfg.Command)) {
+			t.Errorf("unclear error: %v", err)
+		}
+		if time.Since(start) > 10*time.Second {
+			t.Errorf("readyTimeout not honoured: took %v", time.Since(start))
+		}
+	})
+	t.Run("bad config", func(t *testing.T) {
+		err := openErr(t, Config{Command: "gopls", Dialect: "klingon"}, root)
+		wantCode(t, err, failure.InvalidInput, "semantic.dialect")
+		err = openErr(t, Config{Command: "gopls", ReadyTimeout: "soon"}, root)
+		wantCode(t, err, failure.InvalidInput, "semantic.readyTimeout")
+	})
+}
+
+func TestRoslynDialect(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "Shapes.sln"), []byte("Microsoft Visual Studio Solution File\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "B.sln"), []byte("Microsoft Visual Studio Solution File\n"), 0o644)
+	os.WriteFile(filepath.Join(root, "Circle.cs"), []byte("public class Circle {\n    Circle c;\n}\n"), 0o644)
+	cfg, logPath := fakeConfig(t, "roslyn")
+	cfg.Dialect = DialectRoslyn
+	var progress []string
+	e := New(testLogger())
+	defer e.Shutdown(context.Background())
+	raw, _ := json.Marshal(cfg)
+	err := e.Open(context.Background(), pluginapi.OpenRequest{Root: root, Language: "csharp", Config: raw}, func(p pluginapi.Progress) {
+		progress = append(progress, p.Message)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(strings.Join(progress, "|"), "Loading projects") {
+		t.Errorf("progress did not relay the server's work-done progress: %q", progress)
+	}
+	// The symbol is only known after load: gating makes it resolvable.
+	out := mustInvoke(t, e, "find_references", map[string]any{"symbol": "Circle"})
+	if locOf(t, out, "references.0") != "Circle.cs:2:5" || get(t, out, "references.0.containingMember") != "Circle" {
+		t.Errorf("references = %s", dump(out))
+	}
+	diag := mustInvoke(t, e, "diagnostics", map[string]any{"file": "Circle.cs"})
+	if get(t, diag, "mode") != "pull" || get(t, diag, "diagnostics.0.code") != "CS0103" || locOf(t, diag, "diagnostics.0") != "Circle.cs:2:5" {
+		t.Errorf("diagnostics = %s", dump(diag))
+	}
+	_, err = invoke(t, e, "type_hierarchy", map[string]any{"symbol": "Circle"})
+	if fe := wantCode(t, err, failure.Unsupported, ""); !strings.Contains(fe.Message, "fake-roslyn does not support textDocument/prepareTypeHierarchy") {
+		t.Errorf("message = %q", fe.Message)
+	}
+
+	log, _ := os.ReadFile(logPath)
+	lines := strings.Split(string(log), "\n")
+	var methods []string
+	for _, l := range lines {
+		if strings.HasPrefix(l, "solution/open {") {
+			if !strings.Contains(l, "B.sln") {
+				t.Errorf("solution/open did not pick the first solution by name: %s", l)
+			}
+		}
+		if f := strings.Fields(l); len(f) > 0 {
+			methods = append(methods, l)
+		}
+	}
+	joined := strings.Join(methods, "\n")
+	for _, want := range []string{"initialized loaded=false\nsolution/open loaded=false", "workspace/symbol loaded=true", "textDocument/references loaded=true\ntextDocument/references loaded=true"} {
+		if !strings.Contains(joined, want) {
+			t.Errorf("server log lacks %q:\n%s", want, joined)
+		}
+	}
+	if strings.Contains(joined, "workspace/symbol loaded=false") {
+		t.Errorf("a request reached the server before projectInitializationComplete:\n%s", joined)
+	}
+}
+
+func TestCrashDuringCall(t *testing.T) {
+	root := t.TempDir()
+	os.WriteFile(filepath.Join(root, "App.csproj"), []byte("<Project/>"), 0o644)
+	os.WriteFile(filepath.Join(root, "Circle.cs"), []byte("public class Circle {\n    Circle c;\n}\n"), 0o644)
+	cfg, _ := fakeConfig(t, "roslyn")
+	cfg.Dialect = DialectRoslyn
+	e := openEngine(t, root, "csharp", cfg)
+	pid := e.ServerPID()
+	done := make(chan error, 1)
+	go func() {
+		_, err := invoke(t, e, "find_implementations", map[string]any{"file": "Circle.cs", "line": 1, "column": 14})
+		done <- err
+	}()
+	time.Sleep(500 * time.Millisecond)
+	syscall.Kill(pid, syscall.SIGKILL)
+	select {
+	case err := <-done:
+		fe := wantCode(t, err, failure.Internal, "")
+		if !strings.Contains(fe.Error(), "language server exited") || !strings.Contains(fe.Error(), "killed") {
+			t.Errorf("unclear error: %v", err)
+		}
+	case <-time.After(20 * time.Second):
+		t.Fatal("call did not fail after the server was killed")
+	}
+	out := mustInvoke(t, e, "find_symbol", map[string]any{"query": "Circle"})
+	if get(t, out, "total") != 1 || e.ServerPID() == pid {
+		t.Errorf("after restart: %s (pid %d, was %d)", dump(out), e.ServerPID(), pid)
+	}
+}
+
+func TestGoplsRestartAndApply(t *testing.T) {
+	requireTool(t, "gopls")
+	root := copyTree(t, filepath.Join("testdata", "gomod"))
+	e := openEngine(t, root, "go", goplsConfig)
+
+	pid := e.ServerPID()
+	syscall.Kill(pid, syscall.SIGKILL)
+	time.Sleep(200 * time.Millisecond)
+	out := mustInvoke(t, e, "find_references", map[string]any{"symbol": "TotalArea"})
+	if get(t, out, "total") != 2 || locOf(t, out, "references.0") != "calc/calc.go:28:9" {
+		t.Errorf("after restart: %s", dump(out))
+	}
+	if e.ServerPID() == pid || e.ServerPID() == 0 {
+		t.Errorf("server was not restarted")
+	}
+	st, _ := e.Status(context.Background())
+	if !st.Ready || st.Server != "gopls" {
+		t.Errorf("status = %+v", st)
+	}
+
+	raw, _ := json.Marshal(map[string]any{"symbol": "TotalArea", "newName": "SumAreas", "apply": true})
+	res, err := e.Invoke(context.Background(), pluginapi.InvokeRequest{Operation: "rename", Input: raw, Confirmed: true}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(res), `"applied":true`) {
+		t.Errorf("rename result %s", res)
+	}
+	got := readFile(t, root, "calc/calc.go")
+	if strings.Contains(got, "TotalArea(") || strings.Count(got, "SumAreas(") != 3 {
+		t.Errorf("calc.go after rename:\n%s", got)
+	}
+	entries, _ := os.ReadDir(filepath.Join(root, "calc"))
+	if len(entries) != 1 {
+		t.Errorf("temporary files left behind: %v", entries)
+	}
+	// The server saw the change.
+	out = mustInvoke(t, e, "find_references", map[string]any{"symbol": "SumAreas"})
+	if get(t, out, "total") != 2 {
+		t.Errorf("references to the renamed function: %s", dump(out))
+	}
+}
+
+func TestBadInputs(t *testing.T) {
+	e, _ := goEngine(t)
+	cases := []struct {
+		name  string
+		op    string
+		in    map[string]any
+		code  failure.Code
+		field string
+	}{
+		{"unknown file", "file_symbols", map[string]any{"file": "nope/nope.go"}, failure.NotFound, "file"},
+		{"escape", "file_symbols", map[string]any{"file": "../../etc/passwd"}, failure.InvalidInput, "file"},
+		{"absolute outside", "file_symbols", map[string]any{"file": "/etc/passwd"}, failure.InvalidInput, "file"},
+		{"line past end", "symbol_info", map[string]any{"file": "calc/calc.go", "line": 999, "column": 1}, failure.InvalidInput, "line"},
+		{"column past end", "symbol_info", map[string]any{"file": "calc/calc.go", "line": 20, "column": 500}, failure.InvalidInput, "column"},
+		{"missing column", "symbol_info", map[string]any{"file": "calc/calc.go", "line": 20}, failure.InvalidInput, "column"},
+		{"no target", "symbol_info", map[string]any{}, failure.InvalidInput, "symbol"},
+		{"unknown kind", "symbol_info", map[string]any{"symbol": "A", "kind": "gizmo"}, failure.InvalidInput, "kind"},
+		{"unknown key", "symbol_info", map[string]any{"symbl": "A"}, failure.InvalidInput, ""},
+		{"bad detail", "file_symbols", map[string]any{"file": "calc/calc.go", "detail": "verbose"}, failure.InvalidInput, "detail"},
+		{"no newName", "rename", map[string]any{"symbol": "A"}, failure.InvalidInput, "newName"},
+		{"depth", "find_callers", map[string]any{"symbol": "A", "depth": 9}, failure.InvalidInput, "depth"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := invoke(t, e, c.op, c.in)
+			wantCode(t, err, c.code, c.field)
+		})
+	}
+	t.Run("unknown operation", func(t *testing.T) {
+		_, err := e.Invoke(context.Background(), pluginapi.InvokeRequest{Operation: "teleport"}, nil)
+		wantCode(t, err, failure.NotFound, "operation")
+	})
+	t.Run("name matching nothing", func(t *testing.T) {
+		_, err := invoke(t, e, "find_references", map[string]any{"symbol": "TotalAria"})
+		fe := wantCode(t, err, failure.NotFound, "symbol")
+		cands := fe.Details["candidates"].([]Candidate)
+		if len(cands) == 0 || cands[0].Name != "TotalArea" || !strings.Contains(fe.Message, `did you mean "TotalArea"`) {
+			t.Errorf("candidates = %+v, message %q", cands, fe.Message)
+		}
+	})
+	t.Run("name matching several", func(t *testing.T) {
+		_, err := invoke(t, e, "find_references", map[string]any{"symbol": "Area"})
+		fe := wantCode(t, err, failure.Ambiguous, "symbol")
+		cands := fe.Details["candidates"].([]Candidate)
+		var where []string
+		for _, c := range cands {
+			where = append(where, c.File+":"+c.Kind)
+		}
+		if strings.Join(where, ",") != "shape/shape.go:method,circle/circle.go:method,square/square.go:method" {
+			t.Errorf("candidates = %+v", cands)
+		}
+	})
+}
+
+func TestOperationsCatalogue(t *testing.T) {
+	ops := Operations()
+	if len(ops) != 15 {
+		t.Fatalf("%d operations", len(ops))
+	}
+	for _, op := range ops {
+		var in, out map[string]any
+		if err := json.Unmarshal(op.InputSchema, &in); err != nil || in["type"] != "object" {
+			t.Errorf("%s input schema: %s", op.Name, op.InputSchema)
+		}
+		if err := json.Unmarshal(op.OutputSchema, &out); err != nil || out["type"] != "object" {
+			t.Errorf("%s output schema: %s", op.Name, op.OutputSchema)
+		}
+		if (op.SideEffects == "workspace") != (op.Name == "rename" || op.Name == "code_actions") {
+			t.Errorf("%s side effects %q", op.Name, op.SideEffects)
+		}
+	}
+	var refs map[string]any
+	json.Unmarshal(ops[3].InputSchema, &refs)
+	props := refs["properties"].(map[string]any)
+	for _, k := range []string{"file", "line", "column", "symbol", "container", "kind", "includeDeclaration", "offset", "limit", "detail"} {
+		if _, ok := props[k]; !ok {
+			t.Errorf("find_references schema lacks %q", k)
+		}
+	}
+}
