@@ -31,7 +31,11 @@ func Levenshtein(a, b string) int {
 func Closest(word string, candidates []string) string {
 	best, bestDist := "", max(len(word)/3, 2)+1
 	for _, c := range candidates {
-		if d := Levenshtein(word, c); d < bestDist {
+		d := Levenshtein(word, c)
+		if len(word) >= 3 && strings.HasPrefix(strings.ToLower(c), strings.ToLower(word)) {
+			d = min(d, 1) // "int" for "integer"
+		}
+		if d < bestDist {
 			best, bestDist = c, d
 		}
 	}
