@@ -1,0 +1,106 @@
+package languages_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+func TestGoTools(t *testing.T) {
+	t.Parallel()
+	requireTools(t, "go", "gofmt", "staticcheck")
+
+	t.Run("build reports compile errors", func(t *testing.T) {
+		dir := fixture(t, "go/broken")
+		res := call(t, newHost(t, dir), "go.build", nil)
+		wantOK(t, res, false)
+		wantDiagnostic(t, res.Diagnostics, diag{File: "./main.go", Line: 6, Column: 14, Severity: "error", Message: "undefined: greeting"})
+		wantCounts(t, res, map[string]int{"errors": 1})
+	})
+
+	t.Run("vet and staticcheck", func(t *testing.T) {
+		dir := fixture(t, "go/lint")
+		h := newHost(t, dir)
+
+		vet := call(t, h, "go.vet", nil)
+		wantOK(t, vet, false)
+		wantDiagnostic(t, vet.Diagnostics, diag{File: "main.go", Line: 7, Column: 14, Severity: "warning", Message: "format %d has arg name of wrong type string"})
+		wantCounts(t, vet, map[string]int{"problems": 1})
+
+		lint := call(t, h, "go.lint", nil)
+		wantOK(t, lint, false)
+		wantDiagnostic(t, lint.Diagnostics, diag{File: "main.go", Line: 7, Column: 13, Severity: "warning", Code: "SA5009", Message: "Printf format %d has arg #1 of wrong type string"})
+		wantDiagnostic(t, lint.Diagnostics, diag{File: "main.go", Line: 10, Column: 6, Severity: "warning", Code: "U1000", Message: "func unused is unused"})
+		wantCounts(t, lint, map[string]int{"problems": 2})
+	})
+
+	t.Run("vet reports type errors", func(t *testing.T) {
+		res := call(t, newHost(t, fixture(t, "go/broken")), "go.vet", nil)
+		wantOK(t, res, false)
+		wantDiagnostic(t, res.Diagnostics, diag{File: "./main.go", Line: 6, Column: 14, Severity: "warning", Message: "undefined: greeting"})
+	})
+
+	t.Run("fmt check then fmt", func(t *testing.T) {
+		dir := fixture(t, "go/lint")
+		h := newHost(t, dir)
+
+		check := call(t, h, "go.fmt_check", nil)
+		wantOK(t, check, true)
+		wantCounts(t, check, map[string]int{"unformatted": 1})
+		before, err := os.ReadFile(filepath.Join(dir, "main.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+
+		fmtRes := call(t, h, "go.fmt", map[string]any{"path": "main.go"})
+		wantOK(t, fmtRes, true)
+		wantCounts(t, fmtRes, map[string]int{"changed": 1})
+		after, err := os.ReadFile(filepath.Join(dir, "main.go"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(after) == string(before) {
+			t.Errorf("go.fmt left main.go unchanged")
+		}
+		wantCounts(t, call(t, h, "go.fmt_check", nil), map[string]int{"unformatted": 0})
+	})
+
+	t.Run("test counts and failures", func(t *testing.T) {
+		dir := fixture(t, "go/tests")
+		h := newHost(t, dir)
+
+		res := call(t, h, "go.test", map[string]any{"count": 1})
+		wantOK(t, res, false)
+		wantCounts(t, res, map[string]int{"passed": 2, "failed": 1, "skipped": 1})
+		failed, _ := res.Outputs["failedTests"].([]any)
+		if len(failed) != 1 || failed[0].(map[string]any)["test"] != "TestSub" {
+			t.Errorf("failedTests = %v, want [TestSub]", res.Outputs["failedTests"])
+		}
+		wantDiagnostic(t, res.Diagnostics, diag{File: "calc_test.go", Line: 19, Severity: "info", Message: "Sub(5, 3) = 8, want 2"})
+
+		only := call(t, h, "go.test", map[string]any{"run": "^TestAdd"})
+		wantOK(t, only, true)
+		wantCounts(t, only, map[string]int{"passed": 2, "failed": 0, "skipped": 0})
+	})
+
+	t.Run("run passes program arguments", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "go.mod"), "module example.com/echo\n\ngo 1.22\n")
+		writeFile(t, filepath.Join(dir, "main.go"), "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() { fmt.Println(os.Args[1:]) }\n")
+		res := call(t, newHost(t, dir), "go.run", map[string]any{"args": []any{"a", "b c"}})
+		wantOK(t, res, true)
+		if res.Stdout != "[a b c]\n" {
+			t.Errorf("stdout = %q, want %q", res.Stdout, "[a b c]\n")
+		}
+	})
+}
+
+func writeFile(t *testing.T, path, text string) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}

@@ -1,0 +1,10 @@
+package main
+
+import "fmt"
+
+func main() {
+	name := "gopher"
+	fmt.Printf("%d\n", name)
+}
+
+func unused()  {}
