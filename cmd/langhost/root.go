@@ -115,6 +115,7 @@ func newRootCmd(f *factory) *cobra.Command {
 		newSchemaCmd(f),
 		newPrereqsCmd(f),
 		newConfigCmd(f),
+		newMCPCmd(f),
 	)
 	return root
 }

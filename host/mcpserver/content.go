@@ -1,0 +1,155 @@
+package mcpserver
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"slices"
+	"strings"
+
+	"github.com/langhost/langhost/host/prereqs"
+	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/host/spec"
+	"github.com/langhost/langhost/prompts"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// PrerequisitesURI is the resource holding the prerequisites document.
+const PrerequisitesURI = "langhost://prerequisites.md"
+
+// PromptName is the MCP prompt of a language's coding prompt.
+func PromptName(lang string) string { return lang + "-coding" }
+
+// LanguageURI is the resource summarising a language's spec.
+func LanguageURI(lang string) string { return "langhost://languages/" + url.PathEscape(lang) + ".md" }
+
+// languages are the specs the server covers: those named by the language
+// filter, else all.
+func (s *server) languages() []*spec.File {
+	var out []*spec.File
+	for _, f := range s.h.Specs.Languages {
+		if len(s.opts.Languages) == 0 || slices.Contains(s.opts.Languages, f.Language.ID) {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// toolsOf returns the served tools of a language.
+func (s *server) toolsOf(lang string) []*registry.Tool {
+	var out []*registry.Tool
+	for _, t := range s.tools {
+		if t.Language == lang {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func (s *server) addPrompts(srv *mcp.Server) {
+	for _, f := range s.languages() {
+		name := f.Language.Name
+		if name == "" {
+			name = f.Language.ID
+		}
+		srv.AddPrompt(&mcp.Prompt{
+			Name:        PromptName(f.Language.ID),
+			Title:       name + " coding",
+			Description: fmt.Sprintf("Work on %s code with langhost's %s tools: workflow, tools, best practices, syntax reminders, project structure.", name, f.Language.ID),
+			Arguments: []*mcp.PromptArgument{{
+				Name: "task", Title: "Task", Description: "what to do; inserted as the objective",
+			}},
+		}, s.promptHandler(f))
+	}
+}
+
+func (s *server) promptHandler(f *spec.File) mcp.PromptHandler {
+	return func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
+		text, err := prompts.Compose(f, s.toolsOf(f.Language.ID), req.Params.Arguments["task"])
+		if err != nil {
+			return nil, err
+		}
+		return &mcp.GetPromptResult{
+			Description: "Coding prompt for " + f.Language.ID,
+			Messages:    []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}},
+		}, nil
+	}
+}
+
+func (s *server) addResources(srv *mcp.Server) {
+	langs := s.languages()
+	srv.AddResource(&mcp.Resource{
+		URI:         PrerequisitesURI,
+		Name:        "prerequisites.md",
+		Title:       "Tool prerequisites",
+		Description: "Which executables each language's tools run, with their command lines and install hints.",
+		MIMEType:    "text/markdown",
+	}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+		ids := make([]string, len(langs))
+		for i, f := range langs {
+			ids[i] = f.Language.ID
+		}
+		collected, err := prereqs.Collect(s.h.Specs, ids)
+		if err != nil {
+			return nil, err
+		}
+		var b strings.Builder
+		if err := prereqs.Markdown(&b, collected); err != nil {
+			return nil, err
+		}
+		return markdown(req.Params.URI, b.String()), nil
+	})
+	for _, f := range langs {
+		srv.AddResource(&mcp.Resource{
+			URI:         LanguageURI(f.Language.ID),
+			Name:        f.Language.ID + ".md",
+			Title:       "Language " + f.Language.ID,
+			Description: "Summary of the " + f.Language.ID + " language spec: files, tools and their command lines.",
+			MIMEType:    "text/markdown",
+		}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			return markdown(req.Params.URI, s.languageSummary(f)), nil
+		})
+	}
+}
+
+func markdown(uri, text string) *mcp.ReadResourceResult {
+	return &mcp.ReadResourceResult{Contents: []*mcp.ResourceContents{{URI: uri, MIMEType: "text/markdown", Text: text}}}
+}
+
+// languageSummary renders what an agent needs to know about a spec
+// without reading the YAML.
+func (s *server) languageSummary(f *spec.File) string {
+	var b strings.Builder
+	name := f.Language.Name
+	if name == "" {
+		name = f.Language.ID
+	}
+	fmt.Fprintf(&b, "# %s (`%s`)\n\nSpec: `%s`\n\n", name, f.Language.ID, f.Source)
+	if len(f.Language.Extensions) > 0 {
+		fmt.Fprintf(&b, "- Extensions: %s\n", strings.Join(f.Language.Extensions, ", "))
+	}
+	if len(f.Language.ProjectFiles) > 0 {
+		fmt.Fprintf(&b, "- Project files: %s\n", strings.Join(f.Language.ProjectFiles, ", "))
+	}
+	if f.Semantic != nil {
+		fmt.Fprintf(&b, "- Language server: `%s`\n", strings.Join(append([]string{f.Semantic.Command}, f.Semantic.Args...), " "))
+	}
+	b.WriteString("\n## Tools\n\n| Tool | Served | Command | Description |\n|---|---|---|---|\n")
+	served := s.toolsOf(f.Language.ID)
+	for _, t := range s.h.Registry.Tools() {
+		if t.Language != f.Language.ID {
+			continue
+		}
+		status := "yes"
+		if !slices.Contains(served, t) {
+			status = "no (filtered"
+			if t.RequiresConfirmation {
+				status += " or needs --allow"
+			}
+			status += ")"
+		}
+		fmt.Fprintf(&b, "| `%s` | %s | `%s` | %s |\n", ToolName(t.ID), status,
+			strings.ReplaceAll(strings.Join(t.Command, " "), "|", `\|`), strings.ReplaceAll(t.Description, "|", `\|`))
+	}
+	return b.String()
+}
