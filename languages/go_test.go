@@ -42,25 +42,28 @@ func TestGoTools(t *testing.T) {
 
 	t.Run("fmt check then fmt", func(t *testing.T) {
 		dir := fixture(t, "go/lint")
+		// Written here rather than kept in testdata so that gofmt -l over
+		// the repository stays clean.
+		writeFile(t, filepath.Join(dir, "ugly.go"), "package main\n\nfunc  ugly( )  int {\nreturn 1}\n")
 		h := newHost(t, dir)
 
 		check := call(t, h, "go.fmt_check", nil)
 		wantOK(t, check, true)
 		wantCounts(t, check, map[string]int{"unformatted": 1})
-		before, err := os.ReadFile(filepath.Join(dir, "main.go"))
+		before, err := os.ReadFile(filepath.Join(dir, "ugly.go"))
 		if err != nil {
 			t.Fatal(err)
 		}
 
-		fmtRes := call(t, h, "go.fmt", map[string]any{"path": "main.go"})
+		fmtRes := call(t, h, "go.fmt", map[string]any{"path": "ugly.go"})
 		wantOK(t, fmtRes, true)
 		wantCounts(t, fmtRes, map[string]int{"changed": 1})
-		after, err := os.ReadFile(filepath.Join(dir, "main.go"))
+		after, err := os.ReadFile(filepath.Join(dir, "ugly.go"))
 		if err != nil {
 			t.Fatal(err)
 		}
 		if string(after) == string(before) {
-			t.Errorf("go.fmt left main.go unchanged")
+			t.Errorf("go.fmt left ugly.go unchanged")
 		}
 		wantCounts(t, call(t, h, "go.fmt_check", nil), map[string]int{"unformatted": 0})
 	})

@@ -7,4 +7,4 @@ func main() {
 	fmt.Printf("%d\n", name)
 }
 
-func unused()  {}
+func unused() {}

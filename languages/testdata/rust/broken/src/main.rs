@@ -1,0 +1,5 @@
+fn main() {
+    let unused = 1;
+    let count: i32 = "three";
+    println!("{}", count);
+}
