@@ -12,7 +12,9 @@ import (
 
 	"github.com/langhost/langhost/host/config"
 	"github.com/langhost/langhost/host/exectool"
+	"github.com/langhost/langhost/host/plugins"
 	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/host/semantictool"
 	"github.com/langhost/langhost/host/spec"
 	"github.com/langhost/langhost/host/workspace"
 	"github.com/langhost/langhost/languages"
@@ -28,6 +30,9 @@ type Host struct {
 	Specs     *spec.Set
 	Registry  *registry.Registry
 	Logger    hclog.Logger
+	// Plugins owns the semantic agent processes; none runs until a
+	// semantic tool is first called.
+	Plugins *plugins.Manager
 }
 
 // Sources returns the spec search path of cfg in precedence order: embedded,
@@ -67,7 +72,8 @@ func New(ctx context.Context, cfg *config.Config, logger hclog.Logger) (*Host, e
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{Config: cfg, Workspace: ws, Specs: spec.Load(sources), Registry: registry.New(), Logger: logger}
+	h := &Host{Config: cfg, Workspace: ws, Specs: spec.Load(sources), Registry: registry.New(), Logger: logger,
+		Plugins: plugins.NewManager(logger.Named("plugins"))}
 	err = exectool.Register(h.Registry, h.Specs, exectool.Options{
 		Workspace: ws,
 		Timeout:   cfg.Timeout,
@@ -76,8 +82,11 @@ func New(ctx context.Context, cfg *config.Config, logger hclog.Logger) (*Host, e
 	if err != nil {
 		return nil, fmt.Errorf("register tools: %w", err)
 	}
+	if err := semantictool.Register(h.Registry, h.Specs, ws, h.Plugins); err != nil {
+		return nil, fmt.Errorf("register semantic tools: %w", err)
+	}
 	return h, nil
 }
 
-// Close releases what the host started.
-func (h *Host) Close() error { return nil }
+// Close stops the plugin processes (and their language servers).
+func (h *Host) Close() error { return h.Plugins.Close() }

@@ -1,0 +1,179 @@
+// Package semantictool registers the semantic operations of every language
+// whose spec names a language server: each `<lang>.<op>` tool forwards to
+// the language's agent plugin, which the plugin manager starts on first use.
+package semantictool
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"time"
+
+	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/host/plugins"
+	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/host/spec"
+	"github.com/langhost/langhost/host/workspace"
+	"github.com/langhost/langhost/parsers"
+	"github.com/langhost/langhost/plugins/dotnet"
+	"github.com/langhost/langhost/plugins/pluginapi"
+	"github.com/langhost/langhost/plugins/semantic"
+)
+
+// BuiltinPlugin is the name of the semantic agent compiled into langhost.
+const BuiltinPlugin = "semantic"
+
+// Register adds the semantic tools of every loaded language to reg.
+func Register(reg *registry.Registry, set *spec.Set, ws *workspace.Root, manager *plugins.Manager) error {
+	ops := semantic.Operations()
+	for _, f := range set.Languages {
+		s := f.Semantic
+		if s == nil {
+			continue
+		}
+		cfg, err := json.Marshal(s)
+		if err != nil {
+			return fmt.Errorf("%s: semantic block: %w", f.Source, err)
+		}
+		launch := plugins.Launch{Name: f.Language.ID + "-agent", Path: s.Plugin}
+		if s.Plugin == "" {
+			launch, err = plugins.Builtin(BuiltinPlugin)
+			if err != nil {
+				return err
+			}
+			launch.Name = f.Language.ID + "-agent"
+		}
+		pspec := plugins.Spec{Launch: launch, Open: pluginapi.OpenRequest{Root: ws.Dir(), Language: f.Language.ID, Config: cfg}}
+		for _, op := range ops {
+			h := &pluginOp{manager: manager, spec: pspec, op: op.Name}
+			if err := reg.Add(tool(f, op, h)); err != nil {
+				return err
+			}
+		}
+		if s.ProjectOperations {
+			for _, op := range dotnet.Operations() {
+				h := &projectOp{root: ws.Dir(), op: op.Name}
+				if err := reg.Add(tool(f, op, h)); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func tool(f *spec.File, op pluginapi.Operation, h registry.Handler) *registry.Tool {
+	readOnly := op.SideEffects == "none" || op.SideEffects == ""
+	return &registry.Tool{
+		ID:           f.Language.ID + "." + op.Name,
+		Language:     f.Language.ID,
+		Name:         op.Name,
+		Description:  op.Description,
+		Kind:         registry.KindSemantic,
+		Categories:   []string{f.Language.ID, "semantic"},
+		InputSchema:  schema(op.InputSchema),
+		OutputSchema: resultSchema(schema(op.OutputSchema)),
+		ReadOnly:     readOnly,
+		Idempotent:   readOnly,
+		SideEffects:  firstNonEmpty(op.SideEffects, "none"),
+		FailureCodes: op.FailureCodes,
+		Source:       f.Source,
+		Version:      "1",
+		Handler:      h,
+	}
+}
+
+func schema(raw json.RawMessage) *jsonschema.Schema {
+	if len(raw) == 0 {
+		return nil
+	}
+	var s jsonschema.Schema
+	if err := json.Unmarshal(raw, &s); err != nil {
+		return nil // a plugin's broken schema must not hide its tools; Add uses an open schema
+	}
+	return &s
+}
+
+// resultSchema is the schema of a registry.Result whose data is described
+// by data: every tool's result has the same envelope.
+func resultSchema(data *jsonschema.Schema) *jsonschema.Schema {
+	if data == nil {
+		data = &jsonschema.Schema{}
+	}
+	return &jsonschema.Schema{
+		Type: "object",
+		Properties: map[string]*jsonschema.Schema{
+			"ok":          {Type: "boolean"},
+			"exitCode":    {Type: "integer"},
+			"durationMs":  {Type: "number"},
+			"diagnostics": {Type: "array"},
+			"data":        data,
+		},
+		Required: []string{"ok", "data"},
+	}
+}
+
+// pluginOp runs an operation in the language's agent plugin.
+type pluginOp struct {
+	manager *plugins.Manager
+	spec    plugins.Spec
+	op      string
+}
+
+func (h *pluginOp) Call(ctx context.Context, call registry.Call) (*registry.Result, error) {
+	start := time.Now()
+	progress := func(p pluginapi.Progress) {
+		if call.Progress != nil {
+			call.Progress(p.Message, p.Percent)
+		}
+	}
+	agent, err := h.manager.Get(ctx, h.spec, progress)
+	if err != nil {
+		return nil, err
+	}
+	input, err := json.Marshal(call.Input)
+	if err != nil {
+		return nil, failure.Wrap(failure.InvalidInput, err, "encode input")
+	}
+	out, err := agent.Invoke(ctx, pluginapi.InvokeRequest{Operation: h.op, Input: input, Confirmed: call.Confirmed}, progress)
+	if err != nil {
+		return nil, err
+	}
+	return result(out, start), nil
+}
+
+// projectOp answers .sln/.csproj structure operations in-process: they
+// need no language server.
+type projectOp struct {
+	root string
+	op   string
+}
+
+func (h *projectOp) Call(ctx context.Context, call registry.Call) (*registry.Result, error) {
+	start := time.Now()
+	input, err := json.Marshal(call.Input)
+	if err != nil {
+		return nil, failure.Wrap(failure.InvalidInput, err, "encode input")
+	}
+	out, err := dotnet.Invoke(ctx, h.root, h.op, input)
+	if err != nil {
+		return nil, err
+	}
+	return result(out, start), nil
+}
+
+func result(data json.RawMessage, start time.Time) *registry.Result {
+	d := time.Since(start)
+	return &registry.Result{OK: true, Data: data, Duration: d, DurationMS: float64(d.Microseconds()) / 1000,
+		Diagnostics: []parsers.Diagnostic{}}
+}
+
+func firstNonEmpty(s ...string) string {
+	for _, v := range s {
+		if v != "" {
+			return v
+		}
+	}
+	return ""
+}
