@@ -1,0 +1,53 @@
+// Package roslyntest builds the fake Roslyn language server
+// (plugins/roslyn/fakeroslyn) for tests of Roslyn dialect clients.
+package roslyntest
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+const pkg = "github.com/langhost/langhost/plugins/roslyn/fakeroslyn"
+
+// built caches the one build per test binary; a build is slow next to the
+// tests that use it, and the binary does not change while they run.
+var built struct {
+	once sync.Once
+	path string
+	err  error
+	out  []byte
+}
+
+// Build compiles fakeroslyn once per test binary and returns the path of a
+// copy inside t.TempDir(), so each test owns the executable it runs. The
+// test fails if the go tool cannot build it.
+func Build(t testing.TB) string {
+	t.Helper()
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "fakeroslyn-build-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.path = filepath.Join(dir, "fakeroslyn")
+		cmd := exec.Command("go", "build", "-o", built.path, pkg)
+		built.out, built.err = cmd.CombinedOutput()
+	})
+	if built.err != nil {
+		t.Fatalf("go build %s: %v\n%s", pkg, built.err, built.out)
+	}
+	dst := filepath.Join(t.TempDir(), "fakeroslyn")
+	if err := os.Link(built.path, dst); err != nil {
+		data, err := os.ReadFile(built.path)
+		if err != nil {
+			t.Fatalf("copy fakeroslyn: %v", err)
+		}
+		if err := os.WriteFile(dst, data, 0o755); err != nil {
+			t.Fatalf("copy fakeroslyn: %v", err)
+		}
+	}
+	return dst
+}
