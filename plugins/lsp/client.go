@@ -79,6 +79,7 @@ type Client struct {
 	diagSeq       uint64
 	serverEdits   []WorkspaceEdit
 	changed       chan struct{} // closed and replaced on every state change
+	lastActivity  time.Time     // when the last message arrived
 
 	done    chan struct{}
 	doneErr error
@@ -276,26 +277,26 @@ func (c *Client) WaitDiagnostics(ctx context.Context, uri DocumentURI, ok func(D
 	}
 }
 
-// WaitIdle waits until no work-done progress has been active for quiet.
+// WaitIdle waits until no work-done progress is active and the server has
+// sent nothing for quiet: servers that report no progress while loading
+// still log or ask for configuration, and then fall silent when done.
 func (c *Client) WaitIdle(ctx context.Context, quiet time.Duration) error {
-	timer := time.NewTimer(quiet)
-	defer timer.Stop()
 	for {
 		c.mu.Lock()
 		active := len(c.progress)
 		changed := c.changed
+		wait := quiet - time.Since(c.lastActivity)
 		c.mu.Unlock()
+		if active == 0 && wait <= 0 {
+			return nil
+		}
+		var timer <-chan time.Time
 		if active == 0 {
-			timer.Reset(quiet)
-		} else {
-			timer.Stop()
+			timer = time.After(wait)
 		}
 		select {
 		case <-changed:
-		case <-timer.C:
-			if active == 0 {
-				return nil
-			}
+		case <-timer:
 		case <-ctx.Done():
 			return ctx.Err()
 		case <-c.done:
@@ -338,6 +339,10 @@ func (c *Client) readLoop(r *bufio.Reader) {
 			c.log.Warn("malformed LSP message", "error", jerr)
 			continue
 		}
+		c.log.Trace("received", "method", m.Method, "id", string(m.ID))
+		c.mu.Lock()
+		c.lastActivity = time.Now()
+		c.mu.Unlock()
 		switch {
 		case m.isResponse():
 			c.mu.Lock()

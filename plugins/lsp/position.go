@@ -161,7 +161,7 @@ func ApplyEdits(content []byte, edits []TextEdit) ([]byte, error) {
 	m := NewMapper(content)
 	type span struct {
 		start, end, order int
-		text             string
+		text              string
 	}
 	spans := make([]span, 0, len(edits))
 	for i, e := range edits {

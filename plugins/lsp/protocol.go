@@ -300,10 +300,10 @@ type Command struct {
 
 // CodeAction is a code action; Edit may be missing until resolved.
 type CodeAction struct {
-	Title       string          `json:"title"`
-	Kind        string          `json:"kind,omitempty"`
-	Diagnostics []Diagnostic    `json:"diagnostics,omitempty"`
-	IsPreferred bool            `json:"isPreferred,omitempty"`
+	Title       string       `json:"title"`
+	Kind        string       `json:"kind,omitempty"`
+	Diagnostics []Diagnostic `json:"diagnostics,omitempty"`
+	IsPreferred bool         `json:"isPreferred,omitempty"`
 	Disabled    *struct {
 		Reason string `json:"reason"`
 	} `json:"disabled,omitempty"`

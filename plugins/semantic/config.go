@@ -28,6 +28,10 @@ type Config struct {
 	// default 2m). RequestTimeout bounds each operation (default 60s).
 	ReadyTimeout   string `json:"readyTimeout,omitempty" yaml:"readyTimeout,omitempty"`
 	RequestTimeout string `json:"requestTimeout,omitempty" yaml:"requestTimeout,omitempty"`
+	// ReadyQuiet is how long a standard-dialect server must show no
+	// work-done progress and send nothing before it counts as ready
+	// (default 300ms). Servers that load silently (pyright) need more.
+	ReadyQuiet string `json:"readyQuiet,omitempty" yaml:"readyQuiet,omitempty"`
 	// Fallback is run when Command is not found on PATH.
 	Fallback *Fallback `json:"fallback,omitempty" yaml:"fallback,omitempty"`
 }
@@ -72,7 +76,7 @@ func ParseConfig(raw json.RawMessage) (Config, error) {
 		e.Field = "semantic.dialect"
 		return c, e
 	}
-	for field, s := range map[string]string{"semantic.readyTimeout": c.ReadyTimeout, "semantic.requestTimeout": c.RequestTimeout} {
+	for field, s := range map[string]string{"semantic.readyTimeout": c.ReadyTimeout, "semantic.requestTimeout": c.RequestTimeout, "semantic.readyQuiet": c.ReadyQuiet} {
 		if s == "" {
 			continue
 		}
@@ -97,4 +101,11 @@ func (c Config) requestTimeout() time.Duration {
 		return d
 	}
 	return defaultRequestTimeout
+}
+
+func (c Config) readyQuiet() time.Duration {
+	if d, err := time.ParseDuration(c.ReadyQuiet); err == nil && d > 0 {
+		return d
+	}
+	return settleTime
 }

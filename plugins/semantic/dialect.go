@@ -33,8 +33,8 @@ func newDialect(name string) dialect {
 	return standardDialect{}
 }
 
-// settleTime is how long a standard server must show no work-done progress
-// before it counts as ready.
+// settleTime is the default quiet time before a standard server counts as
+// ready, and how long diagnostics wait for further publications.
 const settleTime = 300 * time.Millisecond
 
 // standardDialect suits servers that queue requests until they can answer
@@ -44,7 +44,7 @@ type standardDialect struct{}
 func (standardDialect) prepare(*session)                                 {}
 func (standardDialect) afterInitialized(context.Context, *session) error { return nil }
 func (standardDialect) waitReady(ctx context.Context, s *session) error {
-	return s.srv.WaitIdle(ctx, settleTime)
+	return s.srv.WaitIdle(ctx, s.e.cfg.readyQuiet())
 }
 func (standardDialect) retryable(err *lsp.ResponseError) bool {
 	return err.Code == lsp.CodeContentModified

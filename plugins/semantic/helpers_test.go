@@ -39,7 +39,7 @@ func copyTree(t testing.TB, src string) string {
 
 func testLogger() hclog.Logger {
 	if os.Getenv("LANGHOST_TEST_LOG") != "" {
-		return hclog.New(&hclog.LoggerOptions{Level: hclog.Debug, Output: os.Stderr})
+		return hclog.New(&hclog.LoggerOptions{Level: hclog.LevelFromString(os.Getenv("LANGHOST_TEST_LOG")), Output: os.Stderr})
 	}
 	return hclog.NewNullLogger()
 }
@@ -67,6 +67,7 @@ var goplsConfig = Config{
 var pyrightConfig = Config{
 	Command:     "pyright-langserver",
 	Args:        []string{"--stdio"},
+	ReadyQuiet:  "1s",
 	RootMarkers: []string{"pyproject.toml", "setup.py"},
 	LanguageIDs: map[string]string{".py": "python"},
 	Settings:    map[string]any{"python": map[string]any{"analysis": map[string]any{"diagnosticMode": "workspace"}}},
