@@ -261,7 +261,9 @@ func fixture(t *testing.T) string {
 	return abs
 }
 
-func fileURI(path string) string { return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String() }
+func fileURI(path string) string {
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(path)}).String()
+}
 
 // handshake runs initialize/initialized and returns the initialize result.
 func (p *peer) handshake(root string) map[string]any {

@@ -531,19 +531,6 @@ func (x *index) occurrences(name string) []occurrence {
 	return out
 }
 
-// containingMember returns the innermost member or type whose span holds line.
-func (f *file) containingMember(line int) *symbol {
-	var best *symbol
-	for _, s := range f.Symbols {
-		if (s.isMember() || s.isType()) && s.Line <= line && line <= s.EndLine {
-			if best == nil || s.Line >= best.Line {
-				best = s
-			}
-		}
-	}
-	return best
-}
-
 // utf16Col converts a byte column in line to UTF-16 code units.
 func utf16Col(line string, b int) int {
 	if b > len(line) {

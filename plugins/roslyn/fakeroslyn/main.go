@@ -66,7 +66,7 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 				return value, nil
 			}
 			if i+1 >= len(args) || strings.HasPrefix(args[i+1], "--") {
-				return "", fmt.Errorf("Required argument missing for option: '%s'.", name)
+				return "", usageError(fmt.Sprintf("Required argument missing for option: '%s'.", name))
 			}
 			i++
 			return args[i], nil
@@ -83,7 +83,7 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 			case "Trace", "Debug", "Information", "Warning", "Error", "Critical", "None":
 				cfg.logLevel = v
 			default:
-				return nil, fmt.Errorf("Cannot parse argument '%s' for option '--logLevel' as expected type 'Microsoft.Extensions.Logging.LogLevel'.", v)
+				return nil, usageError(fmt.Sprintf("Cannot parse argument '%s' for option '--logLevel' as expected type 'Microsoft.Extensions.Logging.LogLevel'.", v))
 			}
 		case "--extensionLogDirectory":
 			v, err := needValue()
@@ -92,7 +92,7 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 			}
 			cfg.logDir = v
 		default:
-			return nil, fmt.Errorf("Unrecognized command or argument '%s'.", args[i])
+			return nil, usageError(fmt.Sprintf("Unrecognized command or argument '%s'.", args[i]))
 		}
 	}
 	if !stdio {
@@ -125,6 +125,12 @@ func parseConfig(args []string, getenv func(string) string) (*config, error) {
 	}
 	return cfg, nil
 }
+
+// usageError is a command-line error worded like System.CommandLine's,
+// which the real server uses to parse its arguments.
+type usageError string
+
+func (e usageError) Error() string { return string(e) }
 
 // parseDuration accepts a Go duration ("250ms") or plain milliseconds ("250").
 func parseDuration(v string) (time.Duration, error) {
