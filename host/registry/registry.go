@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -43,8 +44,13 @@ type Tool struct {
 	Command      []string `json:"command,omitempty"` // CLI tools: the argv template
 	Version      string   `json:"version"`           // version of the tool contract
 
-	Handler  Handler              `json:"-"`
-	resolved *jsonschema.Resolved // compiled InputSchema
+	Handler Handler `json:"-"`
+
+	// The input schema is compiled on first use: start-up registers every
+	// tool but a run validates one.
+	resolveOnce sync.Once
+	resolved    *jsonschema.Resolved
+	resolveErr  error
 }
 
 // Handler runs a tool.
@@ -87,8 +93,7 @@ type Registry struct {
 // New returns an empty registry.
 func New() *Registry { return &Registry{tools: map[string]*Tool{}} }
 
-// Add registers t; its input schema is compiled here so that a broken
-// schema fails at start-up, not at call time.
+// Add registers t.
 func (r *Registry) Add(t *Tool) error {
 	if _, dup := r.tools[t.ID]; dup {
 		return fmt.Errorf("tool %q registered twice", t.ID)
@@ -96,13 +101,14 @@ func (r *Registry) Add(t *Tool) error {
 	if t.InputSchema == nil {
 		t.InputSchema = &jsonschema.Schema{Type: "object"}
 	}
-	res, err := t.InputSchema.Resolve(nil)
-	if err != nil {
-		return fmt.Errorf("tool %s: input schema: %w", t.ID, err)
-	}
-	t.resolved = res
 	r.tools[t.ID] = t
 	return nil
+}
+
+// Has reports whether a tool with the given id is registered.
+func (r *Registry) Has(id string) bool {
+	_, ok := r.tools[id]
+	return ok
 }
 
 // Tool returns the tool with the given id, or a failure.NotFound error with
@@ -144,6 +150,10 @@ func (r *Registry) Tools() []*Tool {
 func (t *Tool) ValidateInput(input map[string]any) error {
 	if input == nil {
 		input = map[string]any{}
+	}
+	t.resolveOnce.Do(func() { t.resolved, t.resolveErr = t.InputSchema.Resolve(nil) })
+	if t.resolveErr != nil {
+		return failure.Wrap(failure.Internal, t.resolveErr, "tool %s: input schema", t.ID)
 	}
 	if err := t.resolved.Validate(input); err != nil {
 		return &failure.Error{Code: failure.InvalidInput, Field: inputKey(t, input, err),

@@ -26,7 +26,9 @@ const BuiltinPlugin = "semantic"
 
 // Register adds the semantic tools of every loaded language to reg.
 func Register(reg *registry.Registry, set *spec.Set, ws *workspace.Root, manager *plugins.Manager) error {
-	ops := semantic.Operations()
+	// Schemas are decoded once and shared, read-only, by every language.
+	ops := decode(semantic.Operations())
+	var projectOps []operation
 	for _, f := range set.Languages {
 		s := f.Semantic
 		if s == nil {
@@ -47,14 +49,17 @@ func Register(reg *registry.Registry, set *spec.Set, ws *workspace.Root, manager
 		pspec := plugins.Spec{Launch: launch, Open: pluginapi.OpenRequest{Root: ws.Dir(), Language: f.Language.ID, Config: cfg}}
 		for _, op := range ops {
 			h := &pluginOp{manager: manager, spec: pspec, op: op.Name}
-			if err := reg.Add(tool(f, op, h)); err != nil {
+			if err := reg.Add(tool(f, op, h, reg)); err != nil {
 				return err
 			}
 		}
 		if s.ProjectOperations {
-			for _, op := range dotnet.Operations() {
+			if projectOps == nil {
+				projectOps = decode(dotnet.Operations())
+			}
+			for _, op := range projectOps {
 				h := &projectOp{root: ws.Dir(), op: op.Name}
-				if err := reg.Add(tool(f, op, h)); err != nil {
+				if err := reg.Add(tool(f, op, h, reg)); err != nil {
 					return err
 				}
 			}
@@ -63,17 +68,39 @@ func Register(reg *registry.Registry, set *spec.Set, ws *workspace.Root, manager
 	return nil
 }
 
-func tool(f *spec.File, op pluginapi.Operation, h registry.Handler) *registry.Tool {
+// operation is a plugin operation with its schemas decoded.
+type operation struct {
+	pluginapi.Operation
+	input, output *jsonschema.Schema
+}
+
+func decode(ops []pluginapi.Operation) []operation {
+	out := make([]operation, len(ops))
+	for i, op := range ops {
+		out[i] = operation{Operation: op, input: schema(op.InputSchema), output: resultSchema(schema(op.OutputSchema))}
+	}
+	return out
+}
+
+// tool builds the registry entry of op. Its id is <lang>.<op>, or
+// <lang>.semantic_<op> when a CLI tool of the spec already has that id (a
+// spec's go.format runs gofmt; the language server's format is then
+// go.semantic_format).
+func tool(f *spec.File, op operation, h registry.Handler, reg *registry.Registry) *registry.Tool {
 	readOnly := op.SideEffects == "none" || op.SideEffects == ""
+	id := f.Language.ID + "." + op.Name
+	if reg.Has(id) {
+		id = f.Language.ID + ".semantic_" + op.Name
+	}
 	return &registry.Tool{
-		ID:           f.Language.ID + "." + op.Name,
+		ID:           id,
 		Language:     f.Language.ID,
 		Name:         op.Name,
 		Description:  op.Description,
 		Kind:         registry.KindSemantic,
 		Categories:   []string{f.Language.ID, "semantic"},
-		InputSchema:  schema(op.InputSchema),
-		OutputSchema: resultSchema(schema(op.OutputSchema)),
+		InputSchema:  op.input,
+		OutputSchema: op.output,
 		ReadOnly:     readOnly,
 		Idempotent:   readOnly,
 		SideEffects:  firstNonEmpty(op.SideEffects, "none"),
