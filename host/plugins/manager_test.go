@@ -28,6 +28,11 @@ import (
 var testPlugin string
 
 func TestMain(m *testing.M) {
+	if path := os.Getenv(helperHostEnv); path != "" {
+		// Re-executed as the host of TestPluginsExitWhenHostDies.
+		testPlugin = path
+		os.Exit(m.Run())
+	}
 	dir, err := os.MkdirTemp("", "langhost-plugins-test")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -442,6 +447,43 @@ func hasLine(log string, parts []string) bool {
 		}
 	}
 	return false
+}
+
+// helperHostEnv, when set to the test plugin's path, makes the test binary
+// act as a host process for TestPluginsExitWhenHostDies.
+const helperHostEnv = "LANGHOST_TEST_HELPER_HOST"
+
+// TestPluginsExitWhenHostDies kills a host process with SIGKILL, so it
+// cannot close its manager, and checks that its plugin and the plugin's
+// child process go away on their own.
+func TestPluginsExitWhenHostDies(t *testing.T) {
+	if os.Getenv(helperHostEnv) != "" {
+		m := plugins.NewManager(nil)
+		p := get(t, m, testSpec(t.TempDir(), true))
+		fmt.Printf("pids %d %d\n", p.PID(), serverPID(t, p))
+		time.Sleep(time.Minute) // until killed
+		return
+	}
+	host := exec.Command(os.Args[0], "-test.run=^TestPluginsExitWhenHostDies$")
+	host.Env = append(os.Environ(), helperHostEnv+"="+testPlugin)
+	out, err := host.StdoutPipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := host.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer host.Process.Kill()
+	var pluginPID, childPID int
+	if _, err := fmt.Fscanf(out, "pids %d %d\n", &pluginPID, &childPID); err != nil {
+		t.Fatalf("read pids from helper host: %v", err)
+	}
+	if err := host.Process.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	_ = host.Wait()
+	waitGone(t, "orphaned plugin", pluginPID)
+	waitGone(t, "orphaned plugin's child", childPID)
 }
 
 func TestStartFailures(t *testing.T) {

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"os"
+	"os/signal"
+	"syscall"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -106,6 +108,13 @@ func Serve(agent Agent, logger hclog.Logger) {
 	if logger == nil {
 		logger = NewLogger("plugin")
 	}
+	// Once the host is gone, a log line on its stderr pipe would kill the
+	// plugin with SIGPIPE before it stopped its language servers. A
+	// notified (not ignored) SIGPIPE turns that into a write error and,
+	// unlike an ignored one, is not inherited by the language servers.
+	sigpipe := make(chan os.Signal, 1)
+	signal.Notify(sigpipe, syscall.SIGPIPE)
+	defer signal.Stop(sigpipe)
 	stopWatch := watchParent(agent, logger)
 	defer stopWatch()
 
