@@ -48,6 +48,9 @@ func (f *factory) loadHost(ctx context.Context) (*host.Host, error) {
 	}
 	h, err := host.New(ctx, cfg, f.log())
 	if err != nil {
+		if !isFailure(err) {
+			err = failure.Wrap(failure.Internal, err, "start host")
+		}
 		return nil, err
 	}
 	f.host = h
@@ -116,6 +119,7 @@ func newRootCmd(f *factory) *cobra.Command {
 		newPrereqsCmd(f),
 		newConfigCmd(f),
 		newMCPCmd(f),
+		newPluginCmd(f),
 	)
 	return root
 }
