@@ -134,9 +134,16 @@ type Plugin struct {
 
 	mu       sync.Mutex
 	open     pluginapi.OpenRequest
-	inst     *instance     // nil when not running
-	starting chan struct{} // closed when the start in progress ends
+	inst     *instance // nil when not running
+	starting *attempt  // the start in progress, if any
 	closed   bool
+}
+
+// attempt is one start of the plugin process, shared by every caller
+// that needs the plugin while it runs.
+type attempt struct {
+	done chan struct{} // closed when the start ended
+	err  error         // set before done is closed
 }
 
 var _ pluginapi.Agent = (*Plugin)(nil)
@@ -174,17 +181,22 @@ func (p *Plugin) running(ctx context.Context, progress pluginapi.ProgressFunc) (
 			p.m.logger.Warn("plugin exited; restarting", "plugin", p.launch.Name, "key", p.key.String(), "status", inst.reap())
 			continue
 		}
-		if wait := p.starting; wait != nil {
+		if a := p.starting; a != nil {
 			p.mu.Unlock()
 			select {
-			case <-wait:
-				continue
+			case <-a.done:
 			case <-ctx.Done():
 				return nil, ctxError(ctx, p.launch.Name)
 			}
+			// Share the failure rather than start again at once, unless
+			// the failure was the starting caller's own cancellation.
+			if a.err != nil && !errors.Is(a.err, context.Canceled) && !errors.Is(a.err, context.DeadlineExceeded) {
+				return nil, a.err
+			}
+			continue
 		}
-		started := make(chan struct{})
-		p.starting = started
+		a := &attempt{done: make(chan struct{})}
+		p.starting = a
 		open := p.open
 		p.mu.Unlock()
 
@@ -192,7 +204,8 @@ func (p *Plugin) running(ctx context.Context, progress pluginapi.ProgressFunc) (
 
 		p.mu.Lock()
 		p.starting = nil
-		close(started)
+		a.err = err
+		close(a.done)
 		closed := p.closed
 		if err == nil {
 			// When Close ran meanwhile, it waits for this start and then
@@ -323,10 +336,10 @@ func (p *Plugin) Shutdown(ctx context.Context) error {
 func (p *Plugin) close() error {
 	p.mu.Lock()
 	p.closed = true
-	wait := p.starting
+	a := p.starting
 	p.mu.Unlock()
-	if wait != nil {
-		<-wait // let the start finish; its instance is stopped below
+	if a != nil {
+		<-a.done // let the start finish; its instance is stopped below
 	}
 	p.mu.Lock()
 	inst := p.inst
