@@ -73,11 +73,8 @@ func serveMCP(cmd *cobra.Command, opts *mcpOptions) error {
 	}
 	if opts.http != "" {
 		// Check before loading anything so a refused start is quick and clear.
-		if addr, loopback, err := mcpserver.ListenAddr(opts.http); err != nil {
+		if _, err := mcpserver.CheckHTTP(opts.http, cfg.MCPToken); err != nil {
 			return err
-		} else if !loopback && cfg.MCPToken == "" {
-			return failure.New(failure.Precondition,
-				"refusing to serve MCP on non-loopback address %s without a bearer token: set mcp.token in the config or LANGHOST_MCP_TOKEN", addr)
 		}
 	}
 	h, err := opts.f.loadHost(ctx)

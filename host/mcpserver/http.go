@@ -51,17 +51,27 @@ func ListenAddr(addr string) (string, bool, error) {
 	return net.JoinHostPort(host, port), loopback, nil
 }
 
+// CheckHTTP normalises addr (see ListenAddr) and refuses, with
+// failure.Precondition, a non-loopback address without a token.
+func CheckHTTP(addr, token string) (string, error) {
+	addr, loopback, err := ListenAddr(addr)
+	if err != nil {
+		return "", err
+	}
+	if !loopback && token == "" {
+		return "", &failure.Error{Code: failure.Precondition, Field: "http",
+			Message: fmt.Sprintf("refusing to serve MCP on non-loopback address %s without a bearer token: set mcp.token in the config or LANGHOST_MCP_TOKEN", addr)}
+	}
+	return addr, nil
+}
+
 // ServeHTTP serves srv over streamable HTTP until ctx is done. It refuses
 // (failure.Precondition) to listen on a non-loopback address without a
 // token.
 func ServeHTTP(ctx context.Context, srv *mcp.Server, opts HTTPOptions) error {
-	addr, loopback, err := ListenAddr(opts.Addr)
+	addr, err := CheckHTTP(opts.Addr, opts.Token)
 	if err != nil {
 		return err
-	}
-	if !loopback && opts.Token == "" {
-		return &failure.Error{Code: failure.Precondition, Field: "http",
-			Message: fmt.Sprintf("refusing to serve MCP on non-loopback address %s without a bearer token: set mcp.token in the config or LANGHOST_MCP_TOKEN", addr)}
 	}
 	logger := opts.Logger
 	if logger == nil {
