@@ -9,6 +9,7 @@ import (
 
 	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/parsers"
 	"github.com/spf13/cobra"
 )
 
@@ -94,6 +95,9 @@ func printResult(w io.Writer, res *registry.Result) error {
 		fmt.Fprintf(w, "%s: %s%s: %s\n", loc, d.Severity, code, d.Message)
 	}
 	for _, name := range sortedOutputNames(res.Outputs) {
+		if _, isDiags := res.Outputs[name].([]parsers.Diagnostic); isDiags {
+			continue // printed above
+		}
 		fmt.Fprintf(w, "%s: %s\n", name, compactJSON(res.Outputs[name]))
 	}
 	if len(res.Data) > 0 {
