@@ -38,6 +38,8 @@ type Options struct {
 	ApplyEdit func(ctx context.Context, edit WorkspaceEdit) (applied bool, reason string)
 	// OnProgress is told about every work-done progress event.
 	OnProgress func(ProgressEvent)
+	// OnLog is told about every window/logMessage and window/showMessage.
+	OnLog func(messageType int, message string)
 }
 
 // WorkspaceFolder is one root folder.
@@ -567,6 +569,9 @@ func (c *Client) notification(m *message) {
 		}
 		if json.Unmarshal(m.Params, &p) != nil {
 			return
+		}
+		if c.opts.OnLog != nil {
+			c.opts.OnLog(p.Type, p.Message)
 		}
 		switch p.Type {
 		case 1:

@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"encoding/json"
+	"regexp"
 	"time"
 
 	"github.com/langhost/langhost/host/failure"
@@ -32,6 +33,10 @@ type Config struct {
 	// work-done progress and send nothing before it counts as ready
 	// (default 300ms). Servers that load silently (pyright) need more.
 	ReadyQuiet string `json:"readyQuiet,omitempty" yaml:"readyQuiet,omitempty"`
+	// ReadyMessage, when set, is a regular expression; a standard-dialect
+	// server is ready only after a window/logMessage matching it (e.g.
+	// pyright's "Found 3 source files"), and then ReadyQuiet.
+	ReadyMessage string `json:"readyMessage,omitempty" yaml:"readyMessage,omitempty"`
 	// Fallback is run when Command is not found on PATH.
 	Fallback *Fallback `json:"fallback,omitempty" yaml:"fallback,omitempty"`
 }
@@ -85,6 +90,11 @@ func ParseConfig(raw json.RawMessage) (Config, error) {
 			e.Field = field
 			return c, e
 		}
+	}
+	if _, err := regexp.Compile(c.ReadyMessage); err != nil {
+		e := failure.Wrap(failure.InvalidInput, err, "bad regular expression")
+		e.Field = "semantic.readyMessage"
+		return c, e
 	}
 	return c, nil
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"io/fs"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"sync"
 	"time"
@@ -26,11 +27,16 @@ type dialect interface {
 	retryable(err *lsp.ResponseError) bool
 }
 
-func newDialect(name string) dialect {
-	if name == DialectRoslyn {
+func newDialect(cfg Config) dialect {
+	if cfg.Dialect == DialectRoslyn {
 		return &roslynDialect{loaded: make(chan struct{})}
 	}
-	return standardDialect{}
+	d := &standardDialect{quiet: cfg.readyQuiet()}
+	if cfg.ReadyMessage != "" {
+		d.readyMessage = regexp.MustCompile(cfg.ReadyMessage) // validated by ParseConfig
+		d.sawMessage = make(chan struct{})
+	}
+	return d
 }
 
 // settleTime is the default quiet time before a standard server counts as
@@ -38,15 +44,39 @@ func newDialect(name string) dialect {
 const settleTime = 300 * time.Millisecond
 
 // standardDialect suits servers that queue requests until they can answer
-// (gopls, pyright): ready once start-up progress has settled.
-type standardDialect struct{}
-
-func (standardDialect) prepare(*session)                                 {}
-func (standardDialect) afterInitialized(context.Context, *session) error { return nil }
-func (standardDialect) waitReady(ctx context.Context, s *session) error {
-	return s.srv.WaitIdle(ctx, s.e.cfg.readyQuiet())
+// (gopls) or that say when loading is done (pyright's log line): ready once
+// the optional ready message arrived and start-up activity has settled.
+type standardDialect struct {
+	quiet        time.Duration
+	readyMessage *regexp.Regexp
+	once         sync.Once
+	sawMessage   chan struct{}
 }
-func (standardDialect) retryable(err *lsp.ResponseError) bool {
+
+// onLog is called for every server log message.
+func (d *standardDialect) onLog(msg string) {
+	if d.readyMessage != nil && d.readyMessage.MatchString(msg) {
+		d.once.Do(func() { close(d.sawMessage) })
+	}
+}
+
+func (*standardDialect) prepare(*session)                                 {}
+func (*standardDialect) afterInitialized(context.Context, *session) error { return nil }
+
+func (d *standardDialect) waitReady(ctx context.Context, s *session) error {
+	if d.sawMessage != nil {
+		select {
+		case <-d.sawMessage:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.srv.Done():
+			return s.srv.Err()
+		}
+	}
+	return s.srv.WaitIdle(ctx, d.quiet)
+}
+
+func (*standardDialect) retryable(err *lsp.ResponseError) bool {
 	return err.Code == lsp.CodeContentModified
 }
 

@@ -65,12 +65,12 @@ var goplsConfig = Config{
 }
 
 var pyrightConfig = Config{
-	Command:     "pyright-langserver",
-	Args:        []string{"--stdio"},
-	ReadyQuiet:  "1s",
-	RootMarkers: []string{"pyproject.toml", "setup.py"},
-	LanguageIDs: map[string]string{".py": "python"},
-	Settings:    map[string]any{"python": map[string]any{"analysis": map[string]any{"diagnosticMode": "workspace"}}},
+	Command:      "pyright-langserver",
+	Args:         []string{"--stdio"},
+	ReadyMessage: `Found \d+ source files?|No source files found`,
+	RootMarkers:  []string{"pyproject.toml", "setup.py"},
+	LanguageIDs:  map[string]string{".py": "python"},
+	Settings:     map[string]any{"python": map[string]any{"analysis": map[string]any{"diagnosticMode": "workspace"}}},
 }
 
 // shared holds one server per language for the whole test binary.

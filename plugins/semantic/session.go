@@ -25,9 +25,8 @@ type session struct {
 	version string
 	caps    map[string]json.RawMessage
 
-	readyMu  sync.Mutex
-	ready    bool
-	readyMsg string
+	readyMu sync.Mutex
+	ready   bool
 
 	docMu sync.Mutex
 	docs  map[string]*document
@@ -48,11 +47,16 @@ func (d *document) content() []byte { return d.mapper.Content() }
 
 func startSession(ctx context.Context, e *Engine, argv []string) (*session, error) {
 	s := &session{e: e, name: filepath.Base(argv[0]), docs: map[string]*document{}}
-	s.dialect = newDialect(e.cfg.Dialect)
+	s.dialect = newDialect(e.cfg)
 	srv, err := lsp.Start(argv, e.lspRoot, nil, lsp.Options{
 		Logger:           e.log.Named(s.name),
 		Settings:         e.cfg.Settings,
 		WorkspaceFolders: []lsp.WorkspaceFolder{{URI: lsp.URIFromPath(e.lspRoot), Name: filepath.Base(e.lspRoot)}},
+		OnLog: func(_ int, msg string) {
+			if d, ok := s.dialect.(*standardDialect); ok {
+				d.onLog(msg)
+			}
+		},
 		OnProgress: func(ev lsp.ProgressEvent) {
 			msg := strings.TrimSpace(ev.Title + ": " + ev.Message)
 			msg = strings.Trim(msg, ": ")
