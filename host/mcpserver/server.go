@@ -245,17 +245,12 @@ var errorSchema = &jsonschema.Schema{
 
 // outputSchema describes the structuredContent of t's results: the
 // registry result (ok, exitCode, diagnostics, outputs, data, ...) plus an
-// error object on failure. CLI tools carry the schema of the whole result;
-// other kinds (semantic operations) the schema of its data.
+// error object on failure. Every registered tool's OutputSchema describes
+// the whole result; a tool without one gets the generic result schema.
 func outputSchema(t *registry.Tool) *jsonschema.Schema {
-	var s jsonschema.Schema
-	if t.Kind == registry.KindCLI && t.OutputSchema != nil && t.OutputSchema.Type == "object" {
+	s := *genericResultSchema()
+	if t.OutputSchema != nil && t.OutputSchema.Type == "object" {
 		s = *t.OutputSchema
-	} else {
-		s = *genericResultSchema()
-		if t.OutputSchema != nil {
-			s.Properties["data"] = t.OutputSchema
-		}
 	}
 	props := make(map[string]*jsonschema.Schema, len(s.Properties)+1)
 	for k, v := range s.Properties {

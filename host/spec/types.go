@@ -119,6 +119,8 @@ type Semantic struct {
 	LanguageIDs           map[string]string `yaml:"languageIds,omitempty" json:"languageIds,omitempty" jsonschema:"file extension to LSP languageId"`
 	ReadyTimeout          Duration          `yaml:"readyTimeout,omitempty" json:"readyTimeout,omitempty"`
 	RequestTimeout        Duration          `yaml:"requestTimeout,omitempty" json:"requestTimeout,omitempty"`
+	ReadyQuiet            Duration          `yaml:"readyQuiet,omitempty" json:"readyQuiet,omitempty" jsonschema:"standard dialect: ready once the server has been quiet this long"`
+	ReadyMessage          string            `yaml:"readyMessage,omitempty" json:"readyMessage,omitempty" jsonschema:"regex of a window/logMessage that means the server is ready"`
 	Fallback              *Fallback         `yaml:"fallback,omitempty" json:"fallback,omitempty" jsonschema:"alternative server used when command is not installed"`
 	Install               string            `yaml:"install,omitempty" json:"install,omitempty"`
 	Version               *VersionProbe     `yaml:"version,omitempty" json:"version,omitempty"`

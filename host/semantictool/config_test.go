@@ -1,0 +1,33 @@
+package semantictool_test
+
+import (
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/langhost/langhost/host/spec"
+	"github.com/langhost/langhost/plugins/semantic"
+)
+
+// TestSpecCarriesEveryEngineSetting keeps the spec's semantic block and the
+// engine's Config from drifting apart: the block travels to the plugin as
+// JSON, so a key the spec cannot express could never be set.
+func TestSpecCarriesEveryEngineSetting(t *testing.T) {
+	specKeys := map[string]bool{}
+	for f := range reflect.TypeFor[spec.Semantic]().Fields() {
+		specKeys[jsonName(f)] = true
+	}
+	for f := range reflect.TypeFor[semantic.Config]().Fields() {
+		if name := jsonName(f); name != "" && !specKeys[name] {
+			t.Errorf("semantic.Config has %q but the spec's semantic block does not", name)
+		}
+	}
+}
+
+func jsonName(f reflect.StructField) string {
+	name, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+	if name == "-" {
+		return ""
+	}
+	return name
+}
