@@ -1,0 +1,288 @@
+package semantictool_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/langhost/langhost/host"
+	"github.com/langhost/langhost/host/config"
+	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/plugins/lsp"
+	"github.com/langhost/langhost/plugins/pluginapi"
+	"github.com/langhost/langhost/plugins/semantic"
+)
+
+// TestMain lets the test binary stand in for langhost in plugin mode: the
+// plugin manager re-executes os.Executable() as `plugin serve semantic`,
+// exactly as it does with the real binary.
+func TestMain(m *testing.M) {
+	if len(os.Args) == 4 && os.Args[1] == "plugin" && os.Args[2] == "serve" && os.Args[3] == "semantic" {
+		logger := pluginapi.NewLogger("plugin.semantic")
+		pluginapi.Serve(semantic.New(logger), logger)
+		os.Exit(0)
+	}
+	os.Exit(m.Run())
+}
+
+func requireTool(t testing.TB, name string) {
+	t.Helper()
+	if _, err := exec.LookPath(name); err != nil {
+		t.Fatalf("%s is not installed: run scripts/install-tools.sh and put .tools/bin on PATH (scripts/test.sh does both)", name)
+	}
+}
+
+// newHost loads the embedded specs over a copy of fixture as workspace.
+func newHost(t testing.TB, fixture string) *host.Host {
+	t.Helper()
+	dir := t.TempDir()
+	copyTree(t, fixture, dir)
+	cfg, err := config.Load(config.Paths{}, nil, func(string) (string, bool) { return "", false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Workspace = dir
+	h, err := host.New(context.Background(), cfg, hclog.NewNullLogger())
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+	return h
+}
+
+type reference struct {
+	File             string
+	Line, Column     int
+	ContainingMember string
+}
+
+func findReferences(t testing.TB, h *host.Host, input map[string]any) ([]reference, error) {
+	res, err := h.Registry.Call(context.Background(), "go.find_references", registry.Call{Input: input})
+	if err != nil {
+		return nil, err
+	}
+	var out struct{ References []reference }
+	if err := json.Unmarshal(res.Data, &out); err != nil {
+		t.Fatal(err)
+	}
+	return out.References, nil
+}
+
+func TestGoThroughPlugin(t *testing.T) {
+	requireTool(t, "gopls")
+	h := newHost(t, "../../plugins/semantic/testdata/gomod")
+
+	refs, err := findReferences(t, h, map[string]any{"symbol": "TotalArea"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []reference{
+		{File: "calc/calc.go", Line: 28, Column: 9, ContainingMember: "C"},
+		{File: "calc/calc.go", Line: 32, Column: 32, ContainingMember: "Report"},
+	}
+	if fmt.Sprint(refs) != fmt.Sprint(want) {
+		t.Fatalf("references = %+v, want %+v", refs, want)
+	}
+
+	// The plugin process dies between calls: the next call starts a new one.
+	plugin := pluginPIDs(t)
+	if len(plugin) != 1 {
+		t.Fatalf("want one plugin process, found %v", plugin)
+	}
+	if err := syscall.Kill(plugin[0], syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	waitGone(t, plugin[0])
+	refs, err = findReferences(t, h, map[string]any{"file": "calc/calc.go", "line": 11, "column": 6})
+	if err != nil {
+		t.Fatalf("call after the plugin was killed: %v", err)
+	}
+	if fmt.Sprint(refs) != fmt.Sprint(want) {
+		t.Errorf("after restart: references = %+v", refs)
+	}
+
+	// Errors keep their class across the process boundary.
+	_, err = findReferences(t, h, map[string]any{"symbol": "TotalAreaa"})
+	var fe *failure.Error
+	if failure.CodeOf(err) != failure.NotFound || !errors.As(err, &fe) || !strings.Contains(fmt.Sprint(fe.Details["candidates"]), "TotalArea") {
+		t.Errorf("unknown symbol: err = %v", err)
+	}
+	_, err = findReferences(t, h, map[string]any{"file": "calc/calc.go", "line": 999, "column": 1})
+	if failure.CodeOf(err) != failure.InvalidInput {
+		t.Errorf("line past the end: err = %v", err)
+	}
+
+	// Closing the host leaves no plugin or language server behind.
+	servers := childPIDs(t, pluginPIDs(t)[0])
+	if err := h.Close(); err != nil {
+		t.Fatal(err)
+	}
+	for _, pid := range append(pluginPIDs(t), servers...) {
+		waitGone(t, pid)
+	}
+}
+
+// BenchmarkFindReferencesOverhead compares a warm go.find_references through
+// host -> plugin (gRPC) -> gopls with the same LSP request sent directly to
+// a gopls of our own (target: under 2 ms added at the median).
+func BenchmarkFindReferencesOverhead(b *testing.B) {
+	requireTool(b, "gopls")
+	h := newHost(b, "../../plugins/semantic/testdata/gomod")
+	root := h.Workspace.Dir()
+	input := map[string]any{"file": "calc/calc.go", "line": 11, "column": 6}
+	if _, err := findReferences(b, h, input); err != nil { // start and warm up
+		b.Fatal(err)
+	}
+	direct := startGopls(b, root)
+	params := map[string]any{
+		"textDocument": lsp.TextDocumentIdentifier{URI: lsp.URIFromPath(filepath.Join(root, "calc", "calc.go"))},
+		"position":     lsp.Position{Line: 10, Character: 5},
+		"context":      map[string]bool{"includeDeclaration": false},
+	}
+	ctx := context.Background()
+	var hosted, raw []time.Duration
+	for b.Loop() {
+		start := time.Now()
+		if _, err := findReferences(b, h, input); err != nil {
+			b.Fatal(err)
+		}
+		hosted = append(hosted, time.Since(start))
+		start = time.Now()
+		var locs []lsp.Location
+		if err := direct.Call(ctx, "textDocument/references", params, &locs); err != nil || len(locs) != 2 {
+			b.Fatal(err, locs)
+		}
+		raw = append(raw, time.Since(start))
+	}
+	mh, mr := median(hosted), median(raw)
+	b.ReportMetric(ms(mh), "ms/hosted")
+	b.ReportMetric(ms(mr), "ms/direct")
+	b.ReportMetric(ms(mh-mr), "ms/overhead")
+}
+
+func startGopls(b *testing.B, root string) *lsp.Server {
+	s, err := lsp.Start([]string{"gopls"}, root, os.Environ(), lsp.Options{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = s.Call(ctx, "shutdown", nil, nil)
+		_ = s.Notify(ctx, "exit", nil)
+		_ = s.Close(ctx)
+	})
+	ctx := context.Background()
+	init := map[string]any{
+		"processId":        os.Getpid(),
+		"rootUri":          lsp.URIFromPath(root),
+		"capabilities":     map[string]any{},
+		"workspaceFolders": []map[string]any{{"uri": lsp.URIFromPath(root), "name": "ws"}},
+	}
+	if err := s.Call(ctx, "initialize", init, nil); err != nil {
+		b.Fatal(err)
+	}
+	if err := s.Notify(ctx, "initialized", map[string]any{}); err != nil {
+		b.Fatal(err)
+	}
+	file := filepath.Join(root, "calc", "calc.go")
+	text, _ := os.ReadFile(file)
+	open := map[string]any{"textDocument": map[string]any{"uri": lsp.URIFromPath(file), "languageId": "go", "version": 1, "text": string(text)}}
+	if err := s.Notify(ctx, "textDocument/didOpen", open); err != nil {
+		b.Fatal(err)
+	}
+	return s
+}
+
+func median(d []time.Duration) time.Duration {
+	s := append([]time.Duration(nil), d...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[len(s)/2]
+}
+
+func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
+
+// pluginPIDs lists this process's children running `plugin serve semantic`.
+func pluginPIDs(t testing.TB) []int {
+	t.Helper()
+	var pids []int
+	for _, pid := range childPIDs(t, os.Getpid()) {
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		if strings.Contains(string(cmdline), "plugin\x00serve\x00semantic") {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// childPIDs lists the live (non-zombie) children of parent.
+func childPIDs(t testing.TB, parent int) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		// Fields after the parenthesised command: state ppid ...
+		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(fields) > 1 && fields[0] != "Z" && fields[1] == strconv.Itoa(parent) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+func waitGone(t testing.TB, pid int) {
+	t.Helper()
+	for range 200 {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil || strings.Contains(string(stat), ") Z ") {
+			return
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	t.Errorf("process %d still running", pid)
+}
+
+func copyTree(t testing.TB, src, dst string) {
+	t.Helper()
+	err := filepath.Walk(src, func(path string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, path)
+		target := filepath.Join(dst, rel)
+		if info.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
