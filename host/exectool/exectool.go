@@ -59,12 +59,9 @@ func Register(reg *registry.Registry, set *spec.Set, opts Options) error {
 			if err != nil {
 				return fmt.Errorf("%s: %w", f.Source, err)
 			}
-			sideEffects := "workspace"
-			switch {
-			case t.ReadOnly:
+			sideEffects := "workspace" // may write build output or, with confirmation, sources
+			if t.ReadOnly {
 				sideEffects = "none"
-			case t.RequiresConfirmation:
-				sideEffects = "workspace (modifies files)"
 			}
 			err = reg.Add(&registry.Tool{
 				ID:                   t.ID,
