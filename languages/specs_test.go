@@ -1,10 +1,15 @@
 package languages_test
 
 import (
+	"context"
 	"os/exec"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/langhost/langhost/host/spec"
 )
 
 // How a shipped tool is tested.
@@ -143,11 +148,12 @@ func TestRealToolsInstalled(t *testing.T) {
 		ids = append(ids, id)
 	}
 	sort.Strings(ids)
+	tools := toolsByID(shipped(t))
 	for _, id := range ids {
-		if coverage[id] != realRun {
+		tool := tools[id]
+		if coverage[id] != realRun || tool == nil {
 			continue
 		}
-		tool := toolSpec(t, id)
 		_, err := exec.LookPath(tool.Command)
 		if err != nil && tool.Fallback != nil {
 			_, err = exec.LookPath(tool.Fallback.Command)
@@ -186,4 +192,71 @@ func TestSemanticBlocks(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestVersionProbes runs the version probe of every installed tool and
+// checks that its regex finds a version.
+func TestVersionProbes(t *testing.T) {
+	t.Parallel()
+	type probe struct{ command, args, regex string }
+	seen := map[probe][]string{}
+	for _, f := range shipped(t).Languages {
+		for _, key := range f.ToolOrder {
+			tool := f.Tools[key]
+			if tool.Version == nil {
+				continue
+			}
+			p := probe{tool.Command, strings.Join(tool.Version.Args, " "), tool.Version.Regex}
+			seen[p] = append(seen[p], tool.ID)
+		}
+		if s := f.Semantic; s != nil && s.Version != nil {
+			p := probe{s.Command, strings.Join(s.Version.Args, " "), s.Version.Regex}
+			seen[p] = append(seen[p], f.Language.ID+" (language server)")
+		}
+	}
+	required := map[string]bool{"gopls": true, "typescript-language-server": true}
+	tools := toolsByID(shipped(t))
+	for id, kind := range coverage {
+		if kind == realRun && tools[id] != nil {
+			required[tools[id].Command] = true
+		}
+	}
+	ran := 0
+	for p, ids := range seen {
+		path, err := exec.LookPath(p.command)
+		if err != nil {
+			continue
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		out, err := exec.CommandContext(ctx, path, strings.Fields(p.args)...).CombinedOutput()
+		cancel()
+		if err != nil {
+			// rustup installs proxies for components that are not
+			// installed (rust-analyzer); only required tools must work.
+			if required[p.command] {
+				t.Errorf("%v: %s %s: %v\n%s", ids, p.command, p.args, err, out)
+			} else {
+				t.Logf("%v: %s %s: %v (not a required tool)", ids, p.command, p.args, err)
+			}
+			continue
+		}
+		ran++
+		m := regexp.MustCompile(p.regex).FindStringSubmatch(string(out))
+		if len(m) < 2 || m[1] == "" {
+			t.Errorf("%v: version regex %q finds no version in %q", ids, p.regex, out)
+		}
+	}
+	if ran == 0 {
+		t.Fatal("no version probe ran")
+	}
+}
+
+func toolsByID(set *spec.Set) map[string]*spec.Tool {
+	m := map[string]*spec.Tool{}
+	for _, f := range set.Languages {
+		for _, tool := range f.Tools {
+			m[tool.ID] = tool
+		}
+	}
+	return m
 }
