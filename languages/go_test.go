@@ -18,6 +18,21 @@ func TestGoTools(t *testing.T) {
 		wantCounts(t, res, map[string]int{"errors": 1})
 	})
 
+	t.Run("build leaves no binary", func(t *testing.T) {
+		dir := t.TempDir()
+		writeFile(t, filepath.Join(dir, "go.mod"), "module example.com/app\n\ngo 1.22\n")
+		writeFile(t, filepath.Join(dir, "main.go"), "package main\n\nfunc main() {}\n")
+		writeFile(t, filepath.Join(dir, "tool", "main.go"), "package main\n\nfunc main() {}\n")
+		wantOK(t, call(t, newHost(t, dir), "go.build", nil), true)
+		entries, err := os.ReadDir(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(entries) != 3 {
+			t.Errorf("go.build wrote files: %v", entries)
+		}
+	})
+
 	t.Run("vet and staticcheck", func(t *testing.T) {
 		dir := fixture(t, "go/lint")
 		h := newHost(t, dir)
