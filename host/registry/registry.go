@@ -45,9 +45,13 @@ type Tool struct {
 	Version      string   `json:"version"`           // version of the tool contract
 
 	Handler Handler `json:"-"`
+	// LoadSchemas, if set, supplies InputSchema and OutputSchema when the
+	// tool is first looked up: building schemas by reflection for every
+	// tool would dominate start-up, and a run needs one.
+	LoadSchemas func() (in, out *jsonschema.Schema) `json:"-"`
+	loadOnce    sync.Once
 
-	// The input schema is compiled on first use: start-up registers every
-	// tool but a run validates one.
+	// The input schema is compiled on first use, for the same reason.
 	resolveOnce sync.Once
 	resolved    *jsonschema.Resolved
 	resolveErr  error
@@ -98,11 +102,21 @@ func (r *Registry) Add(t *Tool) error {
 	if _, dup := r.tools[t.ID]; dup {
 		return fmt.Errorf("tool %q registered twice", t.ID)
 	}
-	if t.InputSchema == nil {
-		t.InputSchema = &jsonschema.Schema{Type: "object"}
-	}
 	r.tools[t.ID] = t
 	return nil
+}
+
+// load fills in lazily supplied schemas.
+func (t *Tool) load() *Tool {
+	t.loadOnce.Do(func() {
+		if t.LoadSchemas != nil {
+			t.InputSchema, t.OutputSchema = t.LoadSchemas()
+		}
+		if t.InputSchema == nil {
+			t.InputSchema = &jsonschema.Schema{Type: "object"}
+		}
+	})
+	return t
 }
 
 // Has reports whether a tool with the given id is registered.
@@ -115,7 +129,7 @@ func (r *Registry) Has(id string) bool {
 // the closest ids as suggestions.
 func (r *Registry) Tool(id string) (*Tool, error) {
 	if t, ok := r.tools[id]; ok {
-		return t, nil
+		return t.load(), nil
 	}
 	ids := r.IDs()
 	err := &failure.Error{Code: failure.NotFound, Message: fmt.Sprintf("unknown tool %q", id)}
@@ -140,7 +154,7 @@ func (r *Registry) IDs() []string {
 func (r *Registry) Tools() []*Tool {
 	out := make([]*Tool, 0, len(r.tools))
 	for _, id := range r.IDs() {
-		out = append(out, r.tools[id])
+		out = append(out, r.tools[id].load())
 	}
 	return out
 }
@@ -151,6 +165,7 @@ func (t *Tool) ValidateInput(input map[string]any) error {
 	if input == nil {
 		input = map[string]any{}
 	}
+	t.load()
 	t.resolveOnce.Do(func() { t.resolved, t.resolveErr = t.InputSchema.Resolve(nil) })
 	if t.resolveErr != nil {
 		return failure.Wrap(failure.Internal, t.resolveErr, "tool %s: input schema", t.ID)

@@ -7,6 +7,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sync"
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -26,8 +27,7 @@ const BuiltinPlugin = "semantic"
 
 // Register adds the semantic tools of every loaded language to reg.
 func Register(reg *registry.Registry, set *spec.Set, ws *workspace.Root, manager *plugins.Manager) error {
-	// Schemas are decoded once and shared, read-only, by every language.
-	ops := decode(semantic.Operations())
+	ops := operations(semantic.Summaries(), semantic.Schemas)
 	var projectOps []operation
 	for _, f := range set.Languages {
 		s := f.Semantic
@@ -55,7 +55,7 @@ func Register(reg *registry.Registry, set *spec.Set, ws *workspace.Root, manager
 		}
 		if s.ProjectOperations {
 			if projectOps == nil {
-				projectOps = decode(dotnet.Operations())
+				projectOps = operations(dotnet.Summaries(), dotnet.Schemas)
 			}
 			for _, op := range projectOps {
 				h := &projectOp{root: ws.Dir(), op: op.Name}
@@ -68,16 +68,20 @@ func Register(reg *registry.Registry, set *spec.Set, ws *workspace.Root, manager
 	return nil
 }
 
-// operation is a plugin operation with its schemas decoded.
+// operation is a plugin operation whose schemas are built on first use,
+// once, and then shared read-only by every language that serves it.
 type operation struct {
 	pluginapi.Operation
-	input, output *jsonschema.Schema
+	schemas func() (in, out *jsonschema.Schema)
 }
 
-func decode(ops []pluginapi.Operation) []operation {
+func operations(ops []pluginapi.Operation, schemas func(string) (in, out json.RawMessage, ok bool)) []operation {
 	out := make([]operation, len(ops))
 	for i, op := range ops {
-		out[i] = operation{Operation: op, input: schema(op.InputSchema), output: resultSchema(schema(op.OutputSchema))}
+		out[i] = operation{Operation: op, schemas: sync.OnceValues(func() (*jsonschema.Schema, *jsonschema.Schema) {
+			in, o, _ := schemas(op.Name)
+			return schema(in), resultSchema(schema(o))
+		})}
 	}
 	return out
 }
@@ -99,8 +103,7 @@ func tool(f *spec.File, op operation, h registry.Handler, reg *registry.Registry
 		Description:  op.Description,
 		Kind:         registry.KindSemantic,
 		Categories:   []string{f.Language.ID, "semantic"},
-		InputSchema:  op.input,
-		OutputSchema: op.output,
+		LoadSchemas:  op.schemas,
 		ReadOnly:     readOnly,
 		Idempotent:   readOnly,
 		SideEffects:  firstNonEmpty(op.SideEffects, "none"),

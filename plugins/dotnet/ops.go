@@ -119,18 +119,36 @@ func operations() []operation {
 
 // Operations is the catalogue of project-structure operations.
 func Operations() []pluginapi.Operation {
+	ops := Summaries()
+	for i := range ops {
+		ops[i].InputSchema, ops[i].OutputSchema, _ = Schemas(ops[i].Name)
+	}
+	return ops
+}
+
+// Summaries lists the operations without their schemas, which take
+// reflection to build.
+func Summaries() []pluginapi.Operation {
 	var out []pluginapi.Operation
 	for _, op := range operations() {
 		out = append(out, pluginapi.Operation{
 			Name:         op.name,
 			Description:  op.description,
-			InputSchema:  mustSchema(op.input),
-			OutputSchema: mustSchema(op.output),
 			SideEffects:  "none",
 			FailureCodes: []string{string(failure.InvalidInput), string(failure.NotFound), string(failure.Ambiguous)},
 		})
 	}
 	return out
+}
+
+// Schemas returns the input and output JSON Schemas of the named operation.
+func Schemas(name string) (in, out json.RawMessage, ok bool) {
+	for _, op := range operations() {
+		if op.name == name {
+			return mustSchema(op.input), mustSchema(op.output), true
+		}
+	}
+	return nil, nil, false
 }
 
 // mustSchema infers a JSON Schema; the types are fixed at compile time, so
