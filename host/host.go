@@ -38,7 +38,7 @@ type Host struct {
 // Sources returns the spec search path of cfg in precedence order: embedded,
 // user config dir, workspace .langhost/languages, then --languages dirs.
 func Sources(cfg *config.Config, ws *workspace.Root) ([]spec.Source, error) {
-	sources := []spec.Source{{Name: "embedded", FS: languages.FS, Label: "embedded:languages"}}
+	sources := []spec.Source{{Name: "embedded", FS: languages.FS, Label: "embedded:languages", NamedByID: true}}
 	if dir, err := os.UserConfigDir(); err == nil {
 		src, err := spec.DirSource("user", filepath.Join(dir, "langhost", "languages"), false)
 		if err != nil {
@@ -64,6 +64,17 @@ func Sources(cfg *config.Config, ws *workspace.Root) ([]spec.Source, error) {
 // New loads specs and registers their tools. Problems with single spec
 // files do not fail New: they are in Specs.Problems.
 func New(ctx context.Context, cfg *config.Config, logger hclog.Logger) (*Host, error) {
+	return newHost(ctx, cfg, logger, nil)
+}
+
+// NewForLanguages is New for a caller that needs the tools of the given
+// languages only, such as a single tool run: of the embedded specs it
+// parses just those languages' files, which keeps start-up short.
+func NewForLanguages(ctx context.Context, cfg *config.Config, logger hclog.Logger, ids []string) (*Host, error) {
+	return newHost(ctx, cfg, logger, ids)
+}
+
+func newHost(ctx context.Context, cfg *config.Config, logger hclog.Logger, only []string) (*Host, error) {
 	ws, err := workspace.New(cfg.Workspace)
 	if err != nil {
 		return nil, err
@@ -72,7 +83,7 @@ func New(ctx context.Context, cfg *config.Config, logger hclog.Logger) (*Host, e
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{Config: cfg, Workspace: ws, Specs: spec.Load(sources), Registry: registry.New(), Logger: logger,
+	h := &Host{Config: cfg, Workspace: ws, Specs: spec.LoadLanguages(sources, only), Registry: registry.New(), Logger: logger,
 		Plugins: plugins.NewManager(logger.Named("plugins"))}
 	err = exectool.Register(h.Registry, h.Specs, exectool.Options{
 		Workspace: ws,

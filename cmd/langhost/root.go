@@ -5,11 +5,13 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"strings"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/langhost/langhost/host"
 	"github.com/langhost/langhost/host/config"
 	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/host/registry"
 	"github.com/spf13/cobra"
 )
 
@@ -39,6 +41,32 @@ func (f *factory) config() (*config.Config, error) {
 }
 
 func (f *factory) loadHost(ctx context.Context) (*host.Host, error) {
+	return f.loadHostFor(ctx, nil)
+}
+
+// toolHost loads what a command about one tool needs: just the specs of the
+// tool's language (its id prefix), or everything when the tool is not found
+// there, so that "did you mean" can look at every tool.
+func (f *factory) toolHost(ctx context.Context, id string) (*host.Host, *registry.Tool, error) {
+	lang, _, _ := strings.Cut(id, ".")
+	h, err := f.loadHostFor(ctx, []string{lang})
+	if err != nil {
+		return nil, nil, err
+	}
+	if h.Registry.Has(id) {
+		t, err := h.Registry.Tool(id)
+		return h, t, err
+	}
+	_ = h.Close()
+	f.host = nil
+	if h, err = f.loadHost(ctx); err != nil {
+		return nil, nil, err
+	}
+	t, err := h.Registry.Tool(id)
+	return h, t, err
+}
+
+func (f *factory) loadHostFor(ctx context.Context, languages []string) (*host.Host, error) {
 	if f.host != nil {
 		return f.host, nil
 	}
@@ -46,7 +74,7 @@ func (f *factory) loadHost(ctx context.Context) (*host.Host, error) {
 	if err != nil {
 		return nil, err
 	}
-	h, err := host.New(ctx, cfg, f.log())
+	h, err := host.NewForLanguages(ctx, cfg, f.log(), languages)
 	if err != nil {
 		if !isFailure(err) {
 			err = failure.Wrap(failure.Internal, err, "start host")

@@ -45,11 +45,7 @@ Exit code 0 means the tool succeeded, 1 that it ran and reported failure
 }
 
 func runRun(cmd *cobra.Command, opts *runOptions) error {
-	h, err := opts.f.loadHost(cmd.Context())
-	if err != nil {
-		return err
-	}
-	t, err := h.Registry.Tool(opts.id)
+	h, t, err := opts.f.toolHost(cmd.Context(), opts.id)
 	if err != nil {
 		return err
 	}

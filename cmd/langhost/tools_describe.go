@@ -28,11 +28,7 @@ func newToolsDescribeCmd(f *factory) *cobra.Command {
 }
 
 func toolsDescribeRun(cmd *cobra.Command, opts *toolsDescribeOptions) error {
-	h, err := opts.f.loadHost(cmd.Context())
-	if err != nil {
-		return err
-	}
-	t, err := h.Registry.Tool(opts.id)
+	_, t, err := opts.f.toolHost(cmd.Context(), opts.id)
 	if err != nil {
 		return err
 	}

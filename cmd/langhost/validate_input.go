@@ -30,11 +30,7 @@ func newValidateInputCmd(f *factory) *cobra.Command {
 }
 
 func validateInputRun(cmd *cobra.Command, opts *validateInputOptions) error {
-	h, err := opts.f.loadHost(cmd.Context())
-	if err != nil {
-		return err
-	}
-	t, err := h.Registry.Tool(opts.id)
+	_, t, err := opts.f.toolHost(cmd.Context(), opts.id)
 	if err != nil {
 		return err
 	}

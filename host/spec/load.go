@@ -21,6 +21,9 @@ type Source struct {
 	FS    fs.FS
 	Label string   // prefix for file names in messages, e.g. a directory path
 	Files []string // if set, only these files of FS (else every *.yaml/*.yml at its top)
+	// NamedByID says each file is named <language id>.yaml, so that
+	// LoadLanguages can read just the files it needs (the embedded specs).
+	NamedByID bool
 }
 
 // DirSource reads the specs in dir. A missing dir is an empty source unless
@@ -92,7 +95,14 @@ func (s *Set) Language(id string) (*File, bool) {
 
 // Load reads all sources in order. It never fails as a whole: a bad file is
 // recorded in Problems and skipped.
-func Load(sources []Source) *Set {
+func Load(sources []Source) *Set { return load(sources, nil) }
+
+// LoadLanguages is Load for a caller that needs only the given languages
+// (a tool run needs one): from NamedByID sources it reads just their files.
+// Other sources are read in full, so their problems are still reported.
+func LoadLanguages(sources []Source, ids []string) *Set { return load(sources, ids) }
+
+func load(sources []Source, only []string) *Set {
 	set := &Set{byID: map[string]*File{}, Replaced: map[string][]string{}}
 
 	// Read every file first, then parse them in parallel (parsing and
@@ -108,6 +118,9 @@ func Load(sources []Source) *Set {
 	var jobs []*job
 	for i, src := range sources {
 		for _, name := range sourceFiles(src, set) {
+			if only != nil && src.NamedByID && !contains(only, strings.TrimSuffix(strings.TrimSuffix(name, ".yaml"), ".yml")) {
+				continue
+			}
 			display := name
 			if src.Label != "" {
 				display = filepath.Join(src.Label, name)
@@ -135,7 +148,6 @@ func Load(sources []Source) *Set {
 	close(work)
 	wg.Wait()
 
-	var order []*File // load order, for deciding which duplicate tool id loses
 	inSource := map[string]string{}
 	for i, j := range jobs {
 		if i > 0 && jobs[i-1].source != j.source {
@@ -158,41 +170,12 @@ func Load(sources []Source) *Set {
 			set.Replaced[id] = append(set.Replaced[id], old.Source)
 		}
 		set.byID[id] = f
-		order = append(order, f)
 	}
-	set.rejectDuplicateToolIDs(order)
 	for _, f := range set.byID {
 		set.Languages = append(set.Languages, f)
 	}
 	sort.Slice(set.Languages, func(i, j int) bool { return set.Languages[i].Language.ID < set.Languages[j].Language.ID })
 	return set
-}
-
-// rejectDuplicateToolIDs drops, of two languages registering the same tool
-// id, the one loaded later.
-func (s *Set) rejectDuplicateToolIDs(order []*File) {
-	owner := map[string]*File{}
-	for _, f := range order {
-		if s.byID[f.Language.ID] != f {
-			continue // replaced by a later source
-		}
-		var clash []Problem
-		for _, key := range f.ToolOrder {
-			id := f.Tools[key].ID
-			if other, ok := owner[id]; ok {
-				clash = append(clash, Problem{File: f.Source, Field: "tools." + key + ".id",
-					Message: fmt.Sprintf("tool id %q is already registered by %s (language %s)", id, other.Source, other.Language.ID)})
-			}
-		}
-		if len(clash) > 0 {
-			s.Problems = append(s.Problems, &FileError{File: f.Source, Problems: clash})
-			delete(s.byID, f.Language.ID)
-			continue
-		}
-		for _, key := range f.ToolOrder {
-			owner[f.Tools[key].ID] = f
-		}
-	}
 }
 
 func sourceFiles(src Source, set *Set) []string {

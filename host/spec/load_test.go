@@ -58,7 +58,7 @@ func TestLoadPrecedenceAndProblems(t *testing.T) {
 	}
 	wants := map[string]string{
 		"embedded/bad.yaml":    `unknown field "comand" (did you mean "command"?)`,
-		"workspace/clash.yaml": `tool id "rust.build" is already registered by embedded/rust.yaml`,
+		"workspace/clash.yaml": `tool id "rust.build" must start with the language id: clash.<name>`,
 		"workspace/zig2.yaml":  `language "zig" is also defined by workspace/zig.yaml`,
 	}
 	for file, want := range wants {
@@ -68,6 +68,25 @@ func TestLoadPrecedenceAndProblems(t *testing.T) {
 	}
 	if len(set.Problems) != len(wants) {
 		t.Errorf("got %d problems, want %d: %v", len(set.Problems), len(wants), problems)
+	}
+}
+
+func TestLoadLanguages(t *testing.T) {
+	embedded := memSource("embedded", map[string]string{
+		"go.yaml":   specYAML("go", "build", "go"),
+		"rust.yaml": "broken: [",
+	})
+	embedded.NamedByID = true
+	user := memSource("user", map[string]string{"zig.yaml": specYAML("zig", "build", "zig")})
+	set := LoadLanguages([]Source{embedded, user}, []string{"go"})
+	if _, ok := set.Language("go"); !ok {
+		t.Error("go not loaded")
+	}
+	if _, ok := set.Language("zig"); !ok {
+		t.Error("non-embedded sources must be read in full")
+	}
+	if len(set.Problems) != 0 {
+		t.Errorf("rust.yaml was not needed but was parsed: %v", set.Problems)
 	}
 }
 

@@ -83,6 +83,12 @@ func validate(f *File, root *yaml.Node, report func(*yaml.Node, string, string))
 		if t.ID == "" {
 			t.ID = f.Language.ID + "." + key
 		}
+		if f.Language.ID != "" && !strings.HasPrefix(t.ID, f.Language.ID+".") {
+			// The prefix makes ids unique across languages and lets the host
+			// find a tool's spec without loading every spec.
+			report(orNode(at("tools", key, "id"), at("tools", key)), path+".id",
+				fmt.Sprintf("tool id %q must start with the language id: %s.<name>", t.ID, f.Language.ID))
+		}
 		if prev, dup := ids[t.ID]; dup {
 			report(orNode(at("tools", key, "id"), at("tools", key)), path+".id", fmt.Sprintf("tool id %q already used by tools.%s", t.ID, prev))
 		}

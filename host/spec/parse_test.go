@@ -114,6 +114,8 @@ func TestParseProblems(t *testing.T) {
 		{"bad language id", "language: {id: Demo Lang}\ntools:\n  b: {command: x}\n", []string{"language.id: \"Demo Lang\" is not a valid id"}},
 		{"duplicate tool id", "language: {id: demo}\ntools:\n  a: {command: x, id: demo.x}\n  b: {command: y, id: demo.x}\n",
 			[]string{`demo.yaml:4:23: tools.b.id: tool id "demo.x" already used by tools.a`}},
+		{"tool id of another language", "language: {id: demo}\ntools:\n  a: {command: x, id: go.build}\n",
+			[]string{`demo.yaml:3:23: tools.a.id: tool id "go.build" must start with the language id: demo.<name>`}},
 		{"arg position out of range", validSpec + "    projectArg: 3\n",
 			[]string{"demo.yaml:8:17: tools.build.projectArg: position 3 out of range: args has 1 elements, so use -1..1"}},
 		{"negative position", validSpec + "    pathArg: -2\n", []string{"tools.build.pathArg: position -2 out of range"}},
