@@ -110,6 +110,16 @@ func errorFromStatus(ctx context.Context, method string, delivered bool, err err
 		}
 		return failure.Wrap(code, cerr, "plugin call %s", method)
 	}
+	// gRPC can see the caller's deadline pass a moment before ctx reports
+	// it; the status code then says what happened.
+	switch st.Code() {
+	case codes.DeadlineExceeded:
+		return failure.Wrap(failure.Timeout, context.DeadlineExceeded, "plugin call %s", method)
+	case codes.Canceled:
+		if ctx.Done() != nil { // only a cancellable caller can have cancelled
+			return failure.Wrap(failure.Canceled, context.Canceled, "plugin call %s", method)
+		}
+	}
 	if st.Code() == codes.Unimplemented {
 		return failure.Wrap(failure.Unsupported, err, "plugin does not implement %s", method)
 	}
