@@ -189,8 +189,9 @@ type patternDiagSink struct {
 // diagPattern is a compiled diagnostics regexp with the submatch index of
 // each diagnostic field (0 when absent).
 type diagPattern struct {
-	pre *substring
-	re  *regexp.Regexp
+	lazy *lazyRegexp
+	pre  *substring
+	re   *regexp.Regexp
 	// Submatch indexes; 0 means the pattern has no such group.
 	file, line, column, endLine, endColumn, severity, code, message int
 }

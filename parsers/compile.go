@@ -3,9 +3,11 @@ package parsers
 import (
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/ohler55/ojg/jp"
 	"github.com/reviewdog/errorformat"
@@ -145,23 +147,46 @@ func (c *compiler) streams() (Stream, error) {
 		didYouMean(c.s.Stream, []string{StreamStdout, StreamStderr, StreamBoth}))
 }
 
-// compileRegexp compiles pattern, honouring ignoreCase.
-func (c *compiler) compileRegexp(field, pattern string) (*regexp.Regexp, error) {
+// lazyRegexp is a regular expression checked when its spec loads and
+// compiled the first time a run needs it: a host loads every spec, but a
+// run uses the parsers of one tool.
+type lazyRegexp struct {
+	expr  string
+	names []string // capture group names; index 0 is the whole match
+	once  sync.Once
+	re    *regexp.Regexp
+	pre   *substring
+}
+
+func (l *lazyRegexp) numSubexp() int { return len(l.names) - 1 }
+
+// compiled returns the regexp and its prefilter.
+func (l *lazyRegexp) compiled() (*regexp.Regexp, *substring) {
+	l.once.Do(func() {
+		l.re = regexp.MustCompile(l.expr) // syntax.Parse accepted it at load
+		l.pre = prefilter(l.re)
+	})
+	return l.re, l.pre
+}
+
+// compileRegexp checks pattern, honouring ignoreCase. Parsing finds every
+// error regexp.Compile would report.
+func (c *compiler) compileRegexp(field, pattern string) (*lazyRegexp, error) {
 	expr := pattern
 	if c.s.IgnoreCase {
 		expr = "(?i)" + expr
 	}
-	re, err := regexp.Compile(expr)
+	tree, err := syntax.Parse(expr, syntax.Perl)
 	if err != nil {
 		return nil, fieldWrap(field, err, "invalid regular expression")
 	}
-	return re, nil
+	return &lazyRegexp{expr: expr, names: tree.CapNames()}, nil
 }
 
 // groupNames names every capture group of re (index 0 unused), combining
 // (?P<name>) groups with the groups list.
-func (c *compiler) groupNames(re *regexp.Regexp) ([]string, error) {
-	names := slices.Clone(re.SubexpNames())
+func (c *compiler) groupNames(re *lazyRegexp) ([]string, error) {
+	names := slices.Clone(re.names)
 	groups := c.s.Groups
 	var unnamed []int
 	for i := 1; i < len(names); i++ {
@@ -171,7 +196,7 @@ func (c *compiler) groupNames(re *regexp.Regexp) ([]string, error) {
 	}
 	switch {
 	case len(groups) == 0:
-	case len(groups) == re.NumSubexp():
+	case len(groups) == re.numSubexp():
 		// One name per capture group; named groups must agree.
 		for i, g := range groups {
 			if names[i+1] != "" && names[i+1] != g {
@@ -184,7 +209,7 @@ func (c *compiler) groupNames(re *regexp.Regexp) ([]string, error) {
 			names[unnamed[i]] = g
 		}
 	default:
-		return nil, fieldErrorf("groups", "groups lists %d names but the pattern has %d capturing groups (%d unnamed)", len(groups), re.NumSubexp(), len(unnamed))
+		return nil, fieldErrorf("groups", "groups lists %d names but the pattern has %d capturing groups (%d unnamed)", len(groups), re.numSubexp(), len(unnamed))
 	}
 	seen := map[string]int{}
 	for i := 1; i < len(names); i++ {
@@ -208,7 +233,7 @@ func (c *compiler) regex(p *Parser, max int) error {
 	if err != nil {
 		return err
 	}
-	if re.NumSubexp() == 0 {
+	if re.numSubexp() == 0 {
 		return fieldErrorf("pattern", "pattern has no capturing groups; a regex parser outputs its groups (use lineMatch to count lines)")
 	}
 	names, err := c.groupNames(re)
@@ -222,9 +247,9 @@ func (c *compiler) regex(p *Parser, max int) error {
 	if !slices.Contains(modes, mode) {
 		return fieldErrorf("mode", "unknown mode %q; valid modes are %s%s", mode, strings.Join(modes, ", "), didYouMean(mode, modes))
 	}
-	pre := prefilter(re)
 	p.newSink = func() sink {
-		return &regexSink{pre: pre, re: re, names: names, mode: mode, max: max}
+		compiled, pre := re.compiled()
+		return &regexSink{pre: pre, re: compiled, names: names, mode: mode, max: max}
 	}
 	return nil
 }
@@ -382,7 +407,14 @@ func (c *compiler) diagnostics(p *Parser, max int) error {
 		}
 		pats[i] = dp
 	}
-	p.newSink = func() sink { return &patternDiagSink{patterns: pats, build: b, list: diagnosticList{max: max}} }
+	p.newSink = func() sink {
+		compiled := make([]diagPattern, len(pats))
+		for i, dp := range pats {
+			dp.re, dp.pre = dp.lazy.compiled()
+			compiled[i] = dp
+		}
+		return &patternDiagSink{patterns: compiled, build: b, list: diagnosticList{max: max}}
+	}
 	return nil
 }
 
@@ -395,7 +427,7 @@ func (c *compiler) diagPattern(pattern string) (diagPattern, error) {
 	if err != nil {
 		return diagPattern{}, err
 	}
-	dp := diagPattern{pre: prefilter(re), re: re}
+	dp := diagPattern{lazy: re}
 	slots := map[string]*int{
 		"file": &dp.file, "line": &dp.line, "column": &dp.column, "endLine": &dp.endLine,
 		"endColumn": &dp.endColumn, "severity": &dp.severity, "code": &dp.code, "message": &dp.message,
