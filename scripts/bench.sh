@@ -9,7 +9,8 @@ export PATH="$root/.tools/bin:$PATH"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-go build -o "$tmp/langhost" ./cmd/langhost
+go build -o "$tmp/langhost-cgo" ./cmd/langhost
+CGO_ENABLED=0 go build -o "$tmp/langhost" ./cmd/langhost # static: no dynamic loader at start-up
 mkdir -p "$tmp/specs" "$tmp/ws"
 cat >"$tmp/specs/bench.yaml" <<'YAML'
 language: {id: bench}
@@ -17,22 +18,26 @@ tools:
   noop: {command: "true", description: does nothing}
 YAML
 
-# median_ms CMD...: median wall time of runs executions, in milliseconds.
+# median_ms CMD...: median wall time of runs executions, in milliseconds
+# (timed from python3 so that no timing process is forked per run).
 median_ms() {
-	local times=()
-	for _ in $(seq "$runs"); do
-		local s e
-		s=$(date +%s%N)
-		"$@" >/dev/null 2>&1 || true
-		e=$(date +%s%N)
-		times+=($(((e - s) / 1000)))
-	done
-	printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {printf "%.2f", a[int((NR+1)/2)]/1000}'
+	python3 - "$runs" "$@" <<'PY'
+import statistics, subprocess, sys, time
+runs, cmd = int(sys.argv[1]), sys.argv[2:]
+times = []
+for _ in range(runs):
+    start = time.perf_counter()
+    subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    times.append((time.perf_counter() - start) * 1000)
+print(f"{statistics.median(times):.2f}")
+PY
 }
 
-direct=$(median_ms true)
-hosted=$(median_ms "$tmp/langhost" --workspace "$tmp/ws" --languages "$tmp/specs" --format json run bench.noop)
-echo "runner overhead: langhost run bench.noop ${hosted} ms vs true ${direct} ms => $(awk "BEGIN {print $hosted - $direct}") ms added (target < 10 ms, median of $runs)"
+direct=$(median_ms /bin/true)
+for bin in langhost langhost-cgo; do
+	hosted=$(median_ms "$tmp/$bin" --workspace "$tmp/ws" --languages "$tmp/specs" --format json run bench.noop)
+	echo "runner overhead ($bin): langhost run bench.noop ${hosted} ms vs /bin/true ${direct} ms => $(awk "BEGIN {print $hosted - $direct}") ms added (target < 10 ms, median of $runs)"
+done
 
 go test ./host/spec -run '^$' -bench 'BenchmarkLoad200$' -benchtime 50x | grep Benchmark
 go test ./parsers -run '^$' -bench . -benchtime 3x | grep Benchmark
