@@ -41,8 +41,7 @@ done
 
 go test ./host/spec -run '^$' -bench 'BenchmarkLoad200$' -benchtime 50x | grep Benchmark
 go test ./parsers -run '^$' -bench . -benchtime 3x | grep Benchmark
-for pkg in ./host/mcpserver ./host/plugins ./plugins/semantic; do
-	if [ -d "$pkg" ]; then
-		go test "$pkg" -run '^$' -bench . -benchtime 20x 2>/dev/null | grep Benchmark || true
-	fi
-done
+go test ./cmd/langhost -run '^$' -bench 'MCPToolCallOverhead|RunNoop' -benchtime 500x | grep Benchmark || true
+go test ./host/semantictool -run '^$' -bench . -benchtime 100x | grep Benchmark
+go test ./host/plugins -run '^$' -bench . -benchtime 20x | grep Benchmark
+go test ./plugins/semantic -run '^$' -bench . -benchtime 50x | grep Benchmark
