@@ -71,11 +71,38 @@ func (p printer) failure(commandID string, err error) {
 func printTextError(w io.Writer, err error) {
 	fmt.Fprintf(w, "error: %v\n", err)
 	var fe *failure.Error
-	if errors.As(err, &fe) {
-		if install, ok := fe.Details["install"]; ok {
-			fmt.Fprintf(w, "install: %v\n", install)
+	if !errors.As(err, &fe) {
+		return
+	}
+	if install, ok := fe.Details["install"]; ok {
+		fmt.Fprintf(w, "install: %v\n", install)
+	}
+	// "Did you mean" and ambiguity lists: one candidate per line.
+	if cands, ok := fe.Details["candidates"].([]any); ok {
+		for _, c := range cands {
+			fmt.Fprintf(w, "  %s\n", candidateLine(c))
 		}
 	}
+}
+
+// candidateLine renders a candidate: a tool id, or a symbol with its
+// location.
+func candidateLine(c any) string {
+	m, ok := c.(map[string]any)
+	if !ok {
+		return fmt.Sprint(c)
+	}
+	line := fmt.Sprint(m["name"])
+	if k, ok := m["kind"]; ok {
+		line += fmt.Sprintf(" (%v)", k)
+	}
+	if cont, ok := m["container"].(string); ok && cont != "" {
+		line += " in " + cont
+	}
+	if file, ok := m["file"]; ok {
+		line += fmt.Sprintf("  %v:%v", file, m["line"])
+	}
+	return line
 }
 
 func errorItems(err error) []errorItem {

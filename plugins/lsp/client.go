@@ -573,15 +573,17 @@ func (c *Client) notification(m *message) {
 		if c.opts.OnLog != nil {
 			c.opts.OnLog(p.Type, p.Message)
 		}
+		// One level down: a server's own log is diagnostics of the server,
+		// and servers log errors during routine shutdown.
 		switch p.Type {
 		case 1:
-			c.log.Error(p.Message)
-		case 2:
 			c.log.Warn(p.Message)
-		case 3:
+		case 2:
 			c.log.Info(p.Message)
-		default:
+		case 3:
 			c.log.Debug(p.Message)
+		default:
+			c.log.Trace(p.Message)
 		}
 	default:
 		c.mu.Lock()
