@@ -2,6 +2,7 @@ package parsers
 
 import (
 	"fmt"
+	"github.com/langhost/langhost/internal/textdist"
 	"regexp"
 	"regexp/syntax"
 	"slices"
@@ -451,7 +452,7 @@ func (c *compiler) diagPattern(pattern string) (diagPattern, error) {
 func didYouMean(s string, candidates []string) string {
 	best, bestDist := "", -1
 	for _, c := range candidates {
-		d := editDistance(strings.ToLower(s), strings.ToLower(c))
+		d := textdist.Levenshtein(s, c)
 		if bestDist < 0 || d < bestDist {
 			best, bestDist = c, d
 		}
@@ -460,25 +461,4 @@ func didYouMean(s string, candidates []string) string {
 		return ""
 	}
 	return fmt.Sprintf("; did you mean %s?", best)
-}
-
-// editDistance is the Levenshtein distance between a and b in bytes.
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }

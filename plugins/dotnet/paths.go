@@ -1,6 +1,7 @@
 package dotnet
 
 import (
+	"github.com/langhost/langhost/internal/textdist"
 	"os"
 	"path/filepath"
 	"strings"
@@ -36,31 +37,11 @@ func didYouMean(name string, candidates []string) []string {
 	lname := strings.ToLower(name)
 	for _, c := range candidates {
 		lc := strings.ToLower(c)
-		if strings.HasPrefix(lc, lname) || strings.HasPrefix(lname, lc) || editDistance(lname, lc) <= max(1, len(name)/3) {
+		if strings.HasPrefix(lc, lname) || strings.HasPrefix(lname, lc) || textdist.Levenshtein(lname, lc) <= max(1, len(name)/3) {
 			out = append(out, c)
 		}
 	}
 	return out
-}
-
-func editDistance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
 }
 
 func filepathToSlash(p string) string { return filepath.ToSlash(p) }
