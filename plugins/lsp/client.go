@@ -10,6 +10,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -208,22 +210,14 @@ func (c *Client) Registered(method string) bool {
 func (c *Client) Registrations() []Registration {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := make([]Registration, 0, len(c.registrations))
-	for _, r := range c.registrations {
-		out = append(out, r)
-	}
-	return out
+	return slices.Collect(maps.Values(c.registrations))
 }
 
 // ActiveProgress returns the work-done progress that has begun and not ended.
 func (c *Client) ActiveProgress() []ProgressEvent {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	out := make([]ProgressEvent, 0, len(c.progress))
-	for _, p := range c.progress {
-		out = append(out, p)
-	}
-	return out
+	return slices.Collect(maps.Values(c.progress))
 }
 
 // ServerEdits returns the workspace edits the server asked the client to apply.
