@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"bytes"
 	"errors"
 	"sort"
 	"sync"
@@ -50,6 +51,7 @@ type SetRun struct {
 	runs     []*Run
 	streams  Stream
 	finished bool
+	plain    []byte // scratch for lines with escape sequences, guarded by mu
 	// One LineWriter per stream; each is used by one goroutine only.
 	stdout, stderr *LineWriter
 }
@@ -64,6 +66,10 @@ func (r *SetRun) Line(stream Stream, line []byte) {
 	defer r.mu.Unlock()
 	if r.finished {
 		return
+	}
+	if bytes.IndexByte(line, 0x1b) >= 0 {
+		r.plain = stripANSI(r.plain, line)
+		line = r.plain
 	}
 	for _, run := range r.runs {
 		run.Line(stream, line)

@@ -122,7 +122,12 @@ func (x *Tool) Call(ctx context.Context, call registry.Call) (*registry.Result, 
 			timeout = d
 		}
 	}
-	env := make([]string, 0, len(x.spec.Env))
+	// Output is for parsers and agents, not a terminal; the spec can
+	// still set NO_COLOR (or FORCE_COLOR) itself.
+	env := make([]string, 0, len(x.spec.Env)+1)
+	if _, ok := x.spec.Env["NO_COLOR"]; !ok {
+		env = append(env, "NO_COLOR=1")
+	}
 	for _, k := range sortedKeys(x.spec.Env) {
 		env = append(env, k+"="+x.spec.Env[k])
 	}

@@ -55,6 +55,14 @@ tools:
     command: sh
     args: ["-c", "exit 2"]
     successCodes: [0, 2]
+  env:
+    command: sh
+    args: ["-c", "echo \"$NO_COLOR|$GREETING\""]
+    env: {GREETING: hello}
+  colour:
+    command: sh
+    args: ["-c", "echo \"$NO_COLOR\""]
+    env: {NO_COLOR: ""}
 `
 
 func newRegistry(t *testing.T) (*registry.Registry, string) {
@@ -123,6 +131,23 @@ func TestCallBuildsArgv(t *testing.T) {
 		}
 		if res.Stdout != tt.want {
 			t.Errorf("input %v: argv %q, want %q", tt.input, res.Stdout, tt.want)
+		}
+	}
+}
+
+func TestCallEnvironment(t *testing.T) {
+	reg, _ := newRegistry(t)
+	tests := []struct{ id, want string }{
+		{"demo.env", "1|hello\n"}, // NO_COLOR by default, plus the spec's env
+		{"demo.colour", "\n"},     // a spec's own NO_COLOR wins
+	}
+	for _, tt := range tests {
+		res, err := reg.Call(context.Background(), tt.id, registry.Call{})
+		if err != nil {
+			t.Fatalf("%s: %v", tt.id, err)
+		}
+		if res.Stdout != tt.want {
+			t.Errorf("%s: stdout %q, want %q", tt.id, res.Stdout, tt.want)
 		}
 	}
 }
