@@ -121,6 +121,7 @@ type Semantic struct {
 	RequestTimeout        Duration          `yaml:"requestTimeout,omitempty" json:"requestTimeout,omitempty"`
 	ReadyQuiet            Duration          `yaml:"readyQuiet,omitempty" json:"readyQuiet,omitempty" jsonschema:"standard dialect: ready once the server has been quiet this long"`
 	ReadyMessage          string            `yaml:"readyMessage,omitempty" json:"readyMessage,omitempty" jsonschema:"regex of a window/logMessage that means the server is ready"`
+	OpenFileOnStart       bool              `yaml:"openFileOnStart,omitempty" json:"openFileOnStart,omitempty" jsonschema:"standard dialect: open the first source file after initialize and wait for its diagnostics, for servers that know no project until then"`
 	Fallback              *Fallback         `yaml:"fallback,omitempty" json:"fallback,omitempty" jsonschema:"alternative server used when command is not installed"`
 	Install               string            `yaml:"install,omitempty" json:"install,omitempty"`
 	Version               *VersionProbe     `yaml:"version,omitempty" json:"version,omitempty"`

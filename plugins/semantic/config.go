@@ -37,6 +37,12 @@ type Config struct {
 	// server is ready only after a window/logMessage matching it (e.g.
 	// pyright's "Found 3 source files"), and then ReadyQuiet.
 	ReadyMessage string `json:"readyMessage,omitempty" yaml:"readyMessage,omitempty"`
+	// OpenFileOnStart opens the first source file under the root once the
+	// server is initialized; the server is ready once it has published
+	// diagnostics for that file. Some servers (typescript-language-server)
+	// know no project, and answer workspace/symbol with an error, until a
+	// file of it is open.
+	OpenFileOnStart bool `json:"openFileOnStart,omitempty" yaml:"openFileOnStart,omitempty"`
 	// Fallback is run when Command is not found on PATH.
 	Fallback *Fallback `json:"fallback,omitempty" yaml:"fallback,omitempty"`
 }

@@ -4,9 +4,12 @@ import (
 	"context"
 	"encoding/json"
 	"io/fs"
+	"maps"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
+	"strings"
 	"sync"
 	"time"
 
@@ -31,7 +34,7 @@ func newDialect(cfg Config) dialect {
 	if cfg.Dialect == DialectRoslyn {
 		return &roslynDialect{loaded: make(chan struct{})}
 	}
-	d := &standardDialect{quiet: cfg.readyQuiet()}
+	d := &standardDialect{quiet: cfg.readyQuiet(), openFile: cfg.OpenFileOnStart}
 	if cfg.ReadyMessage != "" {
 		d.readyMessage = regexp.MustCompile(cfg.ReadyMessage) // validated by ParseConfig
 		d.sawMessage = make(chan struct{})
@@ -48,6 +51,8 @@ const settleTime = 300 * time.Millisecond
 // the optional ready message arrived and start-up activity has settled.
 type standardDialect struct {
 	quiet        time.Duration
+	openFile     bool
+	opened       *document // the file opened on start, if any
 	readyMessage *regexp.Regexp
 	once         sync.Once
 	sawMessage   chan struct{}
@@ -60,8 +65,21 @@ func (d *standardDialect) onLog(msg string) {
 	}
 }
 
-func (*standardDialect) prepare(*session)                                 {}
-func (*standardDialect) afterInitialized(context.Context, *session) error { return nil }
+func (*standardDialect) prepare(*session) {}
+
+func (d *standardDialect) afterInitialized(ctx context.Context, s *session) error {
+	if !d.openFile {
+		return nil
+	}
+	path := firstSourceFile(s.e.lspRoot, s.e.cfg.LanguageIDs)
+	if path == "" {
+		return failure.New(failure.Precondition, "no source file (%s) under %s for %s to open", strings.Join(slices.Sorted(maps.Keys(s.e.cfg.LanguageIDs)), ", "), s.e.lspRoot, s.name)
+	}
+	s.e.report("opening "+filepath.Base(path), 0)
+	doc, err := s.document(ctx, path)
+	d.opened = doc
+	return err
+}
 
 func (d *standardDialect) waitReady(ctx context.Context, s *session) error {
 	if d.sawMessage != nil {
@@ -71,6 +89,15 @@ func (d *standardDialect) waitReady(ctx context.Context, s *session) error {
 			return ctx.Err()
 		case <-s.srv.Done():
 			return s.srv.Err()
+		}
+	}
+	if d.opened != nil {
+		// The server has analysed the file once it publishes diagnostics
+		// for it; typescript-language-server answers from a syntax-only
+		// server until then.
+		seq := d.opened.syncSeq
+		if _, err := s.srv.WaitDiagnostics(ctx, d.opened.uri, func(e lsp.DiagnosticsEntry) bool { return e.Seq > seq }); err != nil {
+			return err
 		}
 	}
 	return s.srv.WaitIdle(ctx, d.quiet)
@@ -107,8 +134,7 @@ func (d *roslynDialect) afterInitialized(ctx context.Context, s *session) error 
 			return nil
 		}
 		if de.IsDir() {
-			switch de.Name() {
-			case "bin", "obj", ".git", "node_modules":
+			if path != root && skipDir(de.Name()) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -138,6 +164,38 @@ func (d *roslynDialect) waitReady(ctx context.Context, s *session) error {
 
 func (d *roslynDialect) retryable(err *lsp.ResponseError) bool {
 	return err.Code == lsp.CodeRoslynNonFatal || err.Code == lsp.CodeContentModified
+}
+
+// firstSourceFile returns the first file, in lexical walk order, whose
+// extension is a key of languageIDs, skipping hidden, dependency and build
+// directories.
+func firstSourceFile(root string, languageIDs map[string]string) string {
+	var found string
+	_ = filepath.WalkDir(root, func(path string, de fs.DirEntry, err error) error {
+		if err != nil {
+			return nil
+		}
+		if de.IsDir() {
+			if path != root && skipDir(de.Name()) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if _, ok := languageIDs[filepath.Ext(path)]; ok {
+			found = path
+			return filepath.SkipAll
+		}
+		return nil
+	})
+	return found
+}
+
+func skipDir(name string) bool {
+	switch name {
+	case "bin", "obj", "node_modules", "vendor", "target", "dist", "build":
+		return true
+	}
+	return strings.HasPrefix(name, ".")
 }
 
 func globSorted(dir string, patterns ...string) []string {

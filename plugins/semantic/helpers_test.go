@@ -73,6 +73,14 @@ var pyrightConfig = Config{
 	Settings:     map[string]any{"python": map[string]any{"analysis": map[string]any{"diagnosticMode": "workspace"}}},
 }
 
+var tsConfig = Config{
+	Command:         "typescript-language-server",
+	Args:            []string{"--stdio"},
+	RootMarkers:     []string{"tsconfig.json", "jsconfig.json", "package.json"},
+	LanguageIDs:     map[string]string{".ts": "typescript", ".tsx": "typescriptreact", ".js": "javascript"},
+	OpenFileOnStart: true,
+}
+
 // shared holds one server per language for the whole test binary.
 type shared struct {
 	once sync.Once
@@ -81,7 +89,7 @@ type shared struct {
 	err  error
 }
 
-var sharedGo, sharedPy shared
+var sharedGo, sharedPy, sharedTS shared
 
 func (s *shared) get(t *testing.T, tool, fixture, lang string, cfg Config) (*Engine, string) {
 	t.Helper()
@@ -117,6 +125,10 @@ func pyEngine(t *testing.T) (*Engine, string) {
 	return sharedPy.get(t, "pyright-langserver", filepath.Join("testdata", "pypkg"), "python", pyrightConfig)
 }
 
+func tsEngine(t *testing.T) (*Engine, string) {
+	return sharedTS.get(t, "typescript-language-server", filepath.Join("testdata", "tsproj"), "typescript", tsConfig)
+}
+
 func TestMain(m *testing.M) {
 	if len(os.Args) > 2 && os.Args[1] == "fake-lsp" {
 		logPath := ""
@@ -127,7 +139,7 @@ func TestMain(m *testing.M) {
 		return
 	}
 	code := m.Run()
-	for _, s := range []*shared{&sharedGo, &sharedPy} {
+	for _, s := range []*shared{&sharedGo, &sharedPy, &sharedTS} {
 		if s.e != nil {
 			s.e.Shutdown(context.Background())
 			os.RemoveAll(s.root)

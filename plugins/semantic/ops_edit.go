@@ -227,8 +227,8 @@ func organizeImports(ctx context.Context, c *call, in *fileInput) (*newTextOutpu
 
 type formatInput struct {
 	File         string `json:"file" jsonschema:"file path, relative to the workspace root or absolute inside it"`
-	TabSize      int    `json:"tabSize,omitempty" jsonschema:"tab size (default 4)"`
-	InsertSpaces *bool  `json:"insertSpaces,omitempty" jsonschema:"indent with spaces (default true)"`
+	TabSize      int    `json:"tabSize,omitempty" jsonschema:"tab size (default: detected from the file, else 4)"`
+	InsertSpaces *bool  `json:"insertSpaces,omitempty" jsonschema:"indent with spaces (default: detected from the file, else true)"`
 }
 
 func format(ctx context.Context, c *call, in *formatInput) (*newTextOutput, error) {
@@ -239,7 +239,8 @@ func format(ctx context.Context, c *call, in *formatInput) (*newTextOutput, erro
 	if err != nil {
 		return nil, err
 	}
-	opts := lsp.FormattingOptions{TabSize: 4, InsertSpaces: true}
+	size, spaces := detectIndent(doc.content())
+	opts := lsp.FormattingOptions{TabSize: uint32(size), InsertSpaces: spaces}
 	if in.TabSize > 0 {
 		opts.TabSize = uint32(in.TabSize)
 	}

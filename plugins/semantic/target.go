@@ -113,6 +113,9 @@ func (c *call) resolveName(ctx context.Context, t Target) (*resolved, error) {
 	if err != nil {
 		return nil, err
 	}
+	if t.Container != "" {
+		c.fillContainers(ctx, syms, t.Symbol)
+	}
 	var matches []lsp.SymbolInformation
 	for _, si := range syms {
 		if nameMatches(si.Name, si.ContainerName, t.Symbol, t.Container) && (kind == 0 || si.Kind == kind) {
@@ -190,6 +193,29 @@ func (c *call) resolveNameInFile(ctx context.Context, t Target, kind lsp.SymbolK
 	amb := fieldErr(failure.Ambiguous, "symbol", "%q matches %d symbols in %s", t.Symbol, len(found), t.File)
 	amb.Details = map[string]any{"candidates": cands}
 	return nil, amb
+}
+
+// fillContainers sets the container of symbols named name that the server
+// left without one (typescript-language-server never sends containerName),
+// from the enclosing declaration in the file's document symbols.
+func (c *call) fillContainers(ctx context.Context, syms []lsp.SymbolInformation, name string) {
+	files := map[lsp.DocumentURI][]lsp.DocumentSymbol{}
+	for i := range syms {
+		si := &syms[i]
+		if si.ContainerName != "" || qualifier(si.Name) != "" || si.Location.Range == nil || !nameMatches(si.Name, "", name, "") {
+			continue
+		}
+		docSyms, ok := files[si.Location.URI]
+		if !ok {
+			if doc, err := c.docAt(ctx, si.Location.URI); err == nil {
+				docSyms, _ = c.documentSymbols(ctx, doc)
+			}
+			files[si.Location.URI] = docSyms
+		}
+		if path := symbolPath(docSyms, si.Location.Range.Start); len(path) > 1 {
+			si.ContainerName = path[len(path)-2].Name
+		}
+	}
 }
 
 func (c *call) workspaceSymbols(ctx context.Context, query string) ([]lsp.SymbolInformation, error) {

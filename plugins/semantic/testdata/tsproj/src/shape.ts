@@ -1,0 +1,4 @@
+export interface Shape {
+  area(): number;
+  name(): string;
+}

@@ -1,0 +1,3 @@
+export function unit(): number {
+  return new Circle(1).area();
+}
