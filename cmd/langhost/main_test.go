@@ -246,6 +246,15 @@ func TestConfigShowPrecedence(t *testing.T) {
 	if o := c.run("run", "demo.rewrite"); o.code != 0 {
 		t.Errorf("allowlisted tool: exit %d: %s", o.code, o.stdout)
 	}
+	// Globs work as in `mcp --allow`.
+	c.env["LANGHOST_TOOLS_ALLOW"] = "demo.*"
+	if o := c.run("run", "demo.rewrite"); o.code != 0 {
+		t.Errorf("tool allowed by glob: exit %d: %s", o.code, o.stdout)
+	}
+	c.env["LANGHOST_TOOLS_ALLOW"] = "go.*"
+	if o := c.run("run", "demo.rewrite"); o.code != 4 {
+		t.Errorf("tool not allowed: exit %d, want 4: %s", o.code, o.stdout)
+	}
 }
 
 func TestConfigErrors(t *testing.T) {
@@ -259,6 +268,11 @@ func TestConfigErrors(t *testing.T) {
 	c.env["LANGHOST_TIMEOUT"] = "soon"
 	if o := c.run("config", "show"); o.code != 2 || !strings.Contains(o.env.Errors[0].Message, "env LANGHOST_TIMEOUT") {
 		t.Errorf("bad env duration: exit %d %+v", o.code, o.env.Errors)
+	}
+	c = newCLI(t)
+	c.env["LANGHOST_TOOLS_ALLOW"] = "go.[fmt"
+	if o := c.run("config", "show"); o.code != 2 || !strings.Contains(o.env.Errors[0].Message, `tools.allow (from env LANGHOST_TOOLS_ALLOW): bad glob "go.[fmt"`) {
+		t.Errorf("bad allow glob: exit %d %+v", o.code, o.env.Errors)
 	}
 }
 

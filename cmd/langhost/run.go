@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"slices"
 	"strings"
 
 	"github.com/langhost/langhost/host/failure"
@@ -53,7 +52,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	if err != nil {
 		return err
 	}
-	confirmed := opts.yes || slices.Contains(h.Config.AllowTools, t.ID)
+	confirmed := opts.yes || h.Config.Allows(t.ID)
 	res, err := h.Registry.Call(cmd.Context(), t.ID, registry.Call{Input: input, Confirmed: confirmed})
 	if res == nil {
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -35,7 +36,7 @@ var Keys = []Key{
 	{Name: "timeout", Flag: "timeout", Default: "10m", Description: "cap on any tool run"},
 	{Name: "max_output", Default: 1 << 20, Description: "bytes of stdout and of stderr kept per run"},
 	{Name: "format", Flag: "format", Default: "", Description: "output format: json or text (default: text on a terminal, else json)"},
-	{Name: "tools.allow", Default: []string{}, Description: "tool ids allowed to change files without --yes"},
+	{Name: "tools.allow", Default: []string{}, Description: "tool ids or globs (go.*) allowed to change files without --yes"},
 	{Name: "log.level", Flag: "log-level", Default: "warn", Description: "log level: trace, debug, info, warn, error"},
 	{Name: "mcp.token", Default: "", Description: "bearer token required by `langhost mcp --http` (required off loopback)"},
 }
@@ -148,7 +149,23 @@ func Load(paths Paths, flags *pflag.FlagSet, env func(string) (string, bool)) (*
 	if c.MaxOutput <= 0 {
 		return nil, fmt.Errorf("max_output (from %s): must be a positive number of bytes", c.origins["max_output"])
 	}
+	for _, p := range c.AllowTools {
+		if _, err := path.Match(p, ""); err != nil {
+			return nil, fmt.Errorf("tools.allow (from %s): bad glob %q: %w", c.origins["tools.allow"], p, err)
+		}
+	}
 	return c, nil
+}
+
+// Allows reports whether tools.allow lets tool id change files without
+// confirmation. Entries are tool ids or globs ("go.*").
+func (c *Config) Allows(id string) bool {
+	for _, p := range c.AllowTools {
+		if ok, _ := path.Match(p, id); ok {
+			return true
+		}
+	}
+	return false
 }
 
 // Values returns every setting's effective value, for `config show`.

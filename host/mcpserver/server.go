@@ -52,7 +52,6 @@ type server struct {
 	h        *host.Host
 	opts     Options
 	log      hclog.Logger
-	allow    []string
 	tools    []*registry.Tool // served, sorted by id
 	interval time.Duration
 }
@@ -83,7 +82,7 @@ func New(h *host.Host, opts Options) (*mcp.Server, error) {
 			return nil, failure.New(failure.InvalidInput, "tools %s and %s have the same MCP name %q", other, t.ID, mt.Name)
 		}
 		names[mt.Name] = t.ID
-		srv.AddTool(mt, s.handler(t, matchAny(s.allow, t.ID)))
+		srv.AddTool(mt, s.handler(t, allowed(s.h, s.opts, t.ID)))
 	}
 	if len(names) == 0 {
 		s.log.Warn("no tools match the filters; serving none", "languages", opts.Languages,
@@ -105,7 +104,6 @@ func newServer(h *host.Host, opts Options) (*server, error) {
 	if s.interval <= 0 {
 		s.interval = DefaultProgressInterval
 	}
-	s.allow = append(slices.Clone(opts.Allow), h.Config.AllowTools...)
 	tools, err := Select(h, opts)
 	if err != nil {
 		return nil, err
@@ -135,7 +133,7 @@ func Select(h *host.Host, opts Options) ([]*registry.Tool, error) {
 	for _, field := range []struct {
 		name     string
 		patterns []string
-	}{{"tools", opts.Tools}, {"allow", opts.Allow}, {"tools.allow", h.Config.AllowTools}} {
+	}{{"tools", opts.Tools}, {"allow", opts.Allow}} {
 		for _, p := range field.patterns {
 			if _, err := path.Match(p, ""); err != nil {
 				return nil, &failure.Error{Code: failure.InvalidInput, Field: field.name,
@@ -143,14 +141,13 @@ func Select(h *host.Host, opts Options) ([]*registry.Tool, error) {
 			}
 		}
 	}
-	allow := append(slices.Clone(opts.Allow), h.Config.AllowTools...)
 	var out []*registry.Tool
 	for _, t := range h.Registry.Tools() {
 		switch {
 		case len(opts.Languages) > 0 && !slices.Contains(opts.Languages, t.Language):
 		case len(opts.Categories) > 0 && !hasCategory(t, opts.Categories):
 		case len(opts.Tools) > 0 && !matchAny(opts.Tools, t.ID):
-		case t.RequiresConfirmation && !matchAny(allow, t.ID):
+		case t.RequiresConfirmation && !allowed(h, opts, t.ID):
 		default:
 			out = append(out, t)
 		}
@@ -170,6 +167,12 @@ func hasCategory(t *registry.Tool, want []string) bool {
 }
 
 // matchAny reports whether id matches one of the globs (validated by Select).
+// allowed reports whether a tool that needs confirmation may run: --allow
+// or the config's tools.allow names it.
+func allowed(h *host.Host, opts Options, id string) bool {
+	return matchAny(opts.Allow, id) || h.Config.Allows(id)
+}
+
 func matchAny(patterns []string, id string) bool {
 	for _, p := range patterns {
 		if ok, _ := path.Match(p, id); ok {
