@@ -7,6 +7,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -170,9 +172,39 @@ func (t *Tool) ValidateInput(input map[string]any) error {
 	if t.resolveErr != nil {
 		return failure.Wrap(failure.Internal, t.resolveErr, "tool %s: input schema", t.ID)
 	}
+	if err := t.unknownInput(input); err != nil {
+		return err
+	}
 	if err := t.resolved.Validate(input); err != nil {
 		return &failure.Error{Code: failure.InvalidInput, Field: inputKey(t, input, err),
 			Message: fmt.Sprintf("input does not match the schema of %s", t.ID), Err: err}
+	}
+	return nil
+}
+
+// unknownInput reports the first input key, in sorted order, that a closed
+// schema does not have, with the closest names, in words a user can act on.
+func (t *Tool) unknownInput(input map[string]any) error {
+	ap := t.InputSchema.AdditionalProperties
+	if ap == nil || ap.Not == nil {
+		return nil
+	}
+	names := slices.Sorted(maps.Keys(t.InputSchema.Properties))
+	for _, key := range slices.Sorted(maps.Keys(input)) {
+		if _, ok := t.InputSchema.Properties[key]; ok {
+			continue
+		}
+		e := &failure.Error{Code: failure.InvalidInput, Field: key, Message: fmt.Sprintf("unknown input %q for %s", key, t.ID)}
+		if best := textdist.Ranked(key, names, 3); len(best) > 0 {
+			e.Message += fmt.Sprintf(" (did you mean %s?)", strings.Join(best, ", "))
+			e.Details = map[string]any{"candidates": best}
+		}
+		if len(names) == 0 {
+			e.Message += "; it takes no inputs"
+		} else {
+			e.Message += "; inputs: " + strings.Join(names, ", ")
+		}
+		return e
 	}
 	return nil
 }
