@@ -243,10 +243,10 @@ func (e *Engine) command() ([]string, error) {
 			return append([]string{fpath}, fb.Args...), nil
 		}
 		return nil, failure.Wrap(failure.Precondition, err,
-			"language server %q (semantic.command) and fallback %q are not installed; see scripts/install-tools.sh", e.cfg.Command, fb.Command)
+			"language server %q (semantic.command) and fallback %q are not installed; `langhost prereqs --check %s` says how to install them", e.cfg.Command, fb.Command, e.lang)
 	}
 	return nil, failure.Wrap(failure.Precondition, err,
-		"language server %q (semantic.command) is not installed; see scripts/install-tools.sh", e.cfg.Command)
+		"language server %q (semantic.command) is not installed; `langhost prereqs --check %s` says how to install it", e.cfg.Command, e.lang)
 }
 
 // findRoot searches dir and its parents for a root marker.

@@ -52,6 +52,21 @@ func TestServerStartFailures(t *testing.T) {
 			t.Fatalf("Open with fallback: %v", err)
 		}
 	})
+	t.Run("workspace without a project or source file", func(t *testing.T) {
+		empty := t.TempDir()
+		cfg, _ := fakeConfig(t, "roslyn")
+		cfg.Dialect = DialectRoslyn
+		err := openErr(t, cfg, empty)
+		if fe := wantCode(t, err, failure.Precondition, ""); !strings.Contains(fe.Error(), "no .sln, .slnx or .csproj file under "+empty) {
+			t.Errorf("roslyn: unclear error: %v", err)
+		}
+		cfg, _ = fakeConfig(t, "standard")
+		cfg.OpenFileOnStart = true
+		err = openErr(t, cfg, empty)
+		if fe := wantCode(t, err, failure.Precondition, ""); !strings.Contains(fe.Error(), "no source file (.cs) under "+empty) {
+			t.Errorf("openFileOnStart: unclear error: %v", err)
+		}
+	})
 	t.Run("exits at once", func(t *testing.T) {
 		cfg, _ := fakeConfig(t, "exit")
 		err := openErr(t, cfg, root)

@@ -92,6 +92,12 @@ func startSession(ctx context.Context, e *Engine, argv []string) (*session, erro
 		case errors.Is(err, context.Canceled):
 			return nil, failure.Wrap(failure.Canceled, err, "starting language server %s", s.name)
 		}
+		// Keep a dialect's own class, e.g. precondition_failed for a
+		// workspace without a project to open.
+		var fe *failure.Error
+		if errors.As(err, &fe) {
+			return nil, failure.Wrap(fe.Code, err, "initializing language server %s", s.name)
+		}
 		return nil, failure.Wrap(failure.Internal, err, "initializing language server %s", s.name)
 	}
 	s.readyMu.Lock()
