@@ -129,20 +129,11 @@ func (d *roslynDialect) afterInitialized(ctx context.Context, s *session) error 
 		return s.srv.Notify(ctx, "solution/open", map[string]any{"solution": lsp.URIFromPath(solutions[0])})
 	}
 	var projects []lsp.DocumentURI
-	_ = filepath.WalkDir(root, func(path string, de fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if de.IsDir() {
-			if path != root && skipDir(de.Name()) {
-				return filepath.SkipDir
-			}
-			return nil
-		}
+	walkFiles(root, func(path string) bool {
 		if filepath.Ext(path) == ".csproj" {
 			projects = append(projects, lsp.URIFromPath(path))
 		}
-		return nil
+		return true
 	})
 	if len(projects) == 0 {
 		return failure.New(failure.Precondition, "no .sln, .slnx or .csproj file under %s for %s to open", root, s.name)
@@ -167,27 +158,36 @@ func (d *roslynDialect) retryable(err *lsp.ResponseError) bool {
 }
 
 // firstSourceFile returns the first file, in lexical walk order, whose
-// extension is a key of languageIDs, skipping hidden, dependency and build
-// directories.
+// extension is a key of languageIDs.
 func firstSourceFile(root string, languageIDs map[string]string) string {
 	var found string
-	_ = filepath.WalkDir(root, func(path string, de fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
+	walkFiles(root, func(path string) bool {
+		if _, ok := languageIDs[filepath.Ext(path)]; ok {
+			found = path
+			return false
 		}
-		if de.IsDir() {
+		return true
+	})
+	return found
+}
+
+// walkFiles calls visit for the files under root in lexical order, skipping
+// hidden, dependency and build directories, until visit returns false.
+func walkFiles(root string, visit func(path string) bool) {
+	_ = filepath.WalkDir(root, func(path string, de fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil
+		case de.IsDir():
 			if path != root && skipDir(de.Name()) {
 				return filepath.SkipDir
 			}
 			return nil
-		}
-		if _, ok := languageIDs[filepath.Ext(path)]; ok {
-			found = path
+		case !visit(path):
 			return filepath.SkipAll
 		}
 		return nil
 	})
-	return found
 }
 
 func skipDir(name string) bool {
