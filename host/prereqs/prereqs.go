@@ -340,7 +340,9 @@ func (p Prober) version(ctx context.Context, path string, probe *spec.VersionPro
 		}
 	}
 	res, err := runner.Run(ctx, runner.Command{Path: path, Args: args, Timeout: p.Timeout, MaxOutput: 64 << 10})
-	if err != nil || res == nil {
+	if err != nil || res == nil || res.ExitCode != 0 {
+		// A failed probe prints an error, whose numbers are no version
+		// (pyright-langserver --version shows a dependency's in a trace).
 		return ""
 	}
 	m := re.FindStringSubmatch(res.Stdout + "\n" + res.Stderr)

@@ -67,6 +67,9 @@ tools:
     command: sh
     args: [-c, "exit 0"]
     version: {args: [-c, "echo shell 9.8.7"], regex: 'shell (\S+)'}
+  crash:
+    command: bash
+    version: {args: [-c, "echo 'Error at lib@10.1.0' >&2; exit 1"]}
 semantic:
   command: demo-ls
   args: [--stdio]
@@ -111,7 +114,7 @@ func TestMarkdown(t *testing.T) {
 func TestCheck(t *testing.T) {
 	set := loadDemo(t)
 	langs, _ := Collect(set, nil)
-	installed := map[string]string{"sh": "/bin/sh", "fourmolu": "/usr/bin/fourmolu", "demo-ls": "/usr/bin/demo-ls"}
+	installed := map[string]string{"sh": "/bin/sh", "bash": "/bin/bash", "fourmolu": "/usr/bin/fourmolu", "demo-ls": "/usr/bin/demo-ls"}
 	p := Prober{LookPath: func(name string) (string, error) {
 		if path, ok := installed[name]; ok {
 			return path, nil
@@ -133,5 +136,8 @@ func TestCheck(t *testing.T) {
 	}
 	if s := status["demo.env"]; !s.Available || s.Version != "9.8.7" {
 		t.Errorf("env status = %+v, want version 9.8.7 from the probe", s)
+	}
+	if s := status["demo.crash"]; !s.Available || s.Version != "" {
+		t.Errorf("crash status = %+v, want available with no version from a failed probe", s)
 	}
 }
