@@ -202,7 +202,8 @@ func (c *call) fillContainers(ctx context.Context, syms []lsp.SymbolInformation,
 	files := map[lsp.DocumentURI][]lsp.DocumentSymbol{}
 	for i := range syms {
 		si := &syms[i]
-		if si.ContainerName != "" || qualifier(si.Name) != "" || si.Location.Range == nil || !nameMatches(si.Name, "", name, "") {
+		if si.ContainerName != "" || qualifier(si.Name) != "" || si.Location.Range == nil || !nameMatches(si.Name, "", name, "") ||
+			strings.HasPrefix(c.e.relPath(si.Location.URI), "/") { // outside the workspace: not worth opening
 			continue
 		}
 		docSyms, ok := files[si.Location.URI]
