@@ -91,7 +91,9 @@ type shared struct {
 
 var sharedGo, sharedPy, sharedTS shared
 
-func (s *shared) get(t *testing.T, tool, fixture, lang string, cfg Config) (*Engine, string) {
+// get starts the shared server on a copy of fixture plus extra files (path
+// relative to the root -> content).
+func (s *shared) get(t *testing.T, tool, fixture string, extra map[string]string, lang string, cfg Config) (*Engine, string) {
 	t.Helper()
 	requireTool(t, tool)
 	s.once.Do(func() {
@@ -103,6 +105,17 @@ func (s *shared) get(t *testing.T, tool, fixture, lang string, cfg Config) (*Eng
 		if err := os.CopyFS(dir, os.DirFS(fixture)); err != nil {
 			s.err = err
 			return
+		}
+		for name, content := range extra {
+			p := filepath.Join(dir, name)
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				s.err = err
+				return
+			}
+			if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+				s.err = err
+				return
+			}
 		}
 		s.root = dir
 		s.e = New(testLogger())
@@ -117,16 +130,21 @@ func (s *shared) get(t *testing.T, tool, fixture, lang string, cfg Config) (*Eng
 	return s.e, s.root
 }
 
+// messyGo is the input of the format and organize_imports tests. It is
+// written at run time because a committed unformatted .go file would trip
+// the repository's gofmt check.
+const messyGo = "package messy\n\nimport (\n\t\"strings\"\n\t\"fmt\"\n)\n\nfunc Shout(s string)string{\nreturn fmt.Sprint(strings.ToUpper(s))\n}\n"
+
 func goEngine(t *testing.T) (*Engine, string) {
-	return sharedGo.get(t, "gopls", filepath.Join("testdata", "gomod"), "go", goplsConfig)
+	return sharedGo.get(t, "gopls", filepath.Join("testdata", "gomod"), map[string]string{"messy/messy.go": messyGo}, "go", goplsConfig)
 }
 
 func pyEngine(t *testing.T) (*Engine, string) {
-	return sharedPy.get(t, "pyright-langserver", filepath.Join("testdata", "pypkg"), "python", pyrightConfig)
+	return sharedPy.get(t, "pyright-langserver", filepath.Join("testdata", "pypkg"), nil, "python", pyrightConfig)
 }
 
 func tsEngine(t *testing.T) (*Engine, string) {
-	return sharedTS.get(t, "typescript-language-server", filepath.Join("testdata", "tsproj"), "typescript", tsConfig)
+	return sharedTS.get(t, "typescript-language-server", filepath.Join("testdata", "tsproj"), nil, "typescript", tsConfig)
 }
 
 func TestMain(m *testing.M) {
