@@ -50,11 +50,13 @@ type location struct {
 	Range lspRange `json:"range"`
 }
 
+type textDocumentIdentifier struct {
+	URI string `json:"uri"`
+}
+
 type textDocumentPosition struct {
-	TextDocument struct {
-		URI string `json:"uri"`
-	} `json:"textDocument"`
-	Position position `json:"position"`
+	TextDocument textDocumentIdentifier `json:"textDocument"`
+	Position     position               `json:"position"`
 }
 
 func decode(params json.RawMessage, v any) *rpcError {
@@ -221,9 +223,7 @@ type symbolInformation struct {
 
 func (s *server) documentSymbol(params json.RawMessage) (any, *rpcError) {
 	var p struct {
-		TextDocument struct {
-			URI string `json:"uri"`
-		} `json:"textDocument"`
+		TextDocument textDocumentIdentifier `json:"textDocument"`
 	}
 	if rerr := decode(params, &p); rerr != nil {
 		return nil, rerr
@@ -431,10 +431,8 @@ func missingSemicolons(f *file) []map[string]any {
 
 func (s *server) documentDiagnostic(params json.RawMessage) (any, *rpcError) {
 	var p struct {
-		TextDocument struct {
-			URI string `json:"uri"`
-		} `json:"textDocument"`
-		PreviousResultID string `json:"previousResultId"`
+		TextDocument     textDocumentIdentifier `json:"textDocument"`
+		PreviousResultID string                 `json:"previousResultId"`
 	}
 	if rerr := decode(params, &p); rerr != nil {
 		return nil, rerr
@@ -483,9 +481,7 @@ type textEdit struct {
 
 func (s *server) formatting(params json.RawMessage) (any, *rpcError) {
 	var p struct {
-		TextDocument struct {
-			URI string `json:"uri"`
-		} `json:"textDocument"`
+		TextDocument textDocumentIdentifier `json:"textDocument"`
 	}
 	if rerr := decode(params, &p); rerr != nil {
 		return nil, rerr
@@ -563,11 +559,9 @@ func usingBlock(f *file) (first, last int, sorted []string, ok bool) {
 
 func (s *server) codeAction(params json.RawMessage) (any, *rpcError) {
 	var p struct {
-		TextDocument struct {
-			URI string `json:"uri"`
-		} `json:"textDocument"`
-		Range   lspRange `json:"range"`
-		Context struct {
+		TextDocument textDocumentIdentifier `json:"textDocument"`
+		Range        lspRange               `json:"range"`
+		Context      struct {
 			Only []string `json:"only"`
 		} `json:"context"`
 	}
