@@ -16,7 +16,7 @@ import (
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/host/semantictool"
 	"github.com/langhost/langhost/host/spec"
-	"github.com/langhost/langhost/host/workspace"
+	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/languages"
 )
 

@@ -1,6 +1,6 @@
 package parsers
 
-import "github.com/langhost/langhost/host/failure"
+import "github.com/langhost/langhost/plugins/pluginapi/failure"
 
 // Parser is a compiled output parser. It is immutable and safe for
 // concurrent use; each execution of a tool gets its own Run.

@@ -6,7 +6,7 @@ import (
 	"sort"
 	"sync"
 
-	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // Set holds the parsers of one tool.

@@ -3,7 +3,7 @@ package parsers
 import (
 	"fmt"
 
-	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // Kind is a parser type, the value of a parser config's "type" key.

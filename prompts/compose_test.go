@@ -7,7 +7,7 @@ import (
 	"github.com/langhost/langhost/host/exectool"
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/host/spec"
-	"github.com/langhost/langhost/host/workspace"
+	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/languages"
 	"github.com/langhost/langhost/prompts"
 )

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // readInput builds a tool's input from --input (JSON, @file or - for

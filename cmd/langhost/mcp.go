@@ -4,8 +4,8 @@ import (
 	"fmt"
 	"time"
 
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/host/mcpserver"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/spf13/cobra"
 )
 

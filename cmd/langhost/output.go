@@ -11,7 +11,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/langhost/langhost/host"
-	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/spf13/cobra"
 )
 

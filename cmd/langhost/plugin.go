@@ -3,9 +3,9 @@ package main
 import (
 	"fmt"
 
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/host/semantictool"
 	"github.com/langhost/langhost/plugins/pluginapi"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/langhost/langhost/plugins/semantic"
 	"github.com/spf13/cobra"
 )

@@ -6,8 +6,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/host/prereqs"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/spf13/cobra"
 )
 

@@ -10,8 +10,8 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/langhost/langhost/host"
 	"github.com/langhost/langhost/host/config"
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/spf13/cobra"
 )
 

@@ -6,9 +6,9 @@ import (
 	"io"
 	"strings"
 
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/parsers"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/spf13/cobra"
 )
 

@@ -5,8 +5,8 @@ import (
 	"io"
 
 	"github.com/langhost/langhost/host"
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/host/spec"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/spf13/cobra"
 )
 

@@ -14,12 +14,12 @@ import (
 	"strconv"
 	"time"
 
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/host/runner"
 	"github.com/langhost/langhost/host/spec"
-	"github.com/langhost/langhost/host/workspace"
+	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/parsers"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // Options are the host settings every tool run shares.

@@ -9,10 +9,10 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/host/spec"
-	"github.com/langhost/langhost/host/workspace"
+	"github.com/langhost/langhost/internal/workspace"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 const demoSpec = `language: {id: demo}

@@ -12,9 +12,9 @@ import (
 	"sync"
 	"time"
 
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/parsers"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

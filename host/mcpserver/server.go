@@ -14,9 +14,9 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/hashicorp/go-hclog"
 	"github.com/langhost/langhost/host"
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/internal/textdist"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

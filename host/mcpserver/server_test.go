@@ -13,9 +13,9 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/langhost/langhost/host"
 	"github.com/langhost/langhost/host/config"
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/host/mcpserver"
 	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 

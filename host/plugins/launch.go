@@ -4,8 +4,8 @@ import (
 	"os"
 	"path/filepath"
 
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/plugins/pluginapi"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // Launch says how to start a plugin process.

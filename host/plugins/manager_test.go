@@ -19,9 +19,9 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/host/plugins"
 	"github.com/langhost/langhost/plugins/pluginapi"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // testPlugin is the path of the test plugin binary built by TestMain.

@@ -15,9 +15,9 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/internal/textdist"
 	"github.com/langhost/langhost/parsers"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // Kinds of tools.

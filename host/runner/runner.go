@@ -14,7 +14,7 @@ import (
 	"syscall"
 	"time"
 
-	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // DefaultMaxOutput is the number of bytes kept per stream when a Command

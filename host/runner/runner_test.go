@@ -13,7 +13,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 func TestRunExitCodeAndOutput(t *testing.T) {

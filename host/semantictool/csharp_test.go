@@ -8,8 +8,8 @@ import (
 	"sort"
 	"testing"
 
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/langhost/langhost/plugins/roslyn/roslyntest"
 )
 

@@ -11,14 +11,14 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/host/plugins"
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/host/spec"
-	"github.com/langhost/langhost/host/workspace"
+	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/parsers"
 	"github.com/langhost/langhost/plugins/dotnet"
 	"github.com/langhost/langhost/plugins/pluginapi"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/langhost/langhost/plugins/semantic"
 )
 

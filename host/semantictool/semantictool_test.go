@@ -18,12 +18,12 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/langhost/langhost/host"
 	"github.com/langhost/langhost/host/config"
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/host/plugins"
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/host/semantictool"
 	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/pluginapi"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/langhost/langhost/plugins/roslyn/roslyntest"
 	"github.com/langhost/langhost/plugins/semantic"
 )

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 func TestParseSolutionSln(t *testing.T) {

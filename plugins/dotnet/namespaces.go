@@ -8,8 +8,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/plugins/dotnet/cslex"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // ProjectNamespaces is the namespaces declared by one project's sources.

@@ -8,7 +8,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // Options selects the build configuration a project is evaluated for.

@@ -11,7 +11,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // SolutionFolderTypeGUID is the project type GUID of a solution folder.

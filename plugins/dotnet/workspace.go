@@ -10,7 +10,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // Workspace is the answer to list_projects.

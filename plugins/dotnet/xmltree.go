@@ -8,7 +8,7 @@ import (
 	"os"
 	"strings"
 
-	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // element is a parsed XML element with the line it starts on, enough for

@@ -19,7 +19,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // ErrClosed is wrapped by errors of calls on a connection whose peer is gone.

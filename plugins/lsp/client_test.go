@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // peer is the server end of an in-memory connection.

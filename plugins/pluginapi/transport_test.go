@@ -17,8 +17,8 @@ import (
 	"google.golang.org/grpc/credentials/insecure"
 	"google.golang.org/grpc/test/bufconn"
 
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/plugins/pluginapi"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/langhost/langhost/plugins/pluginapi/internal/testagent"
 )
 

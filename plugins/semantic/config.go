@@ -5,7 +5,7 @@ import (
 	"regexp"
 	"time"
 
-	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // Config is a language spec's `semantic:` block: which language server to

@@ -13,8 +13,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/plugins/lsp"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // dialect holds what differs between language servers around start-up and

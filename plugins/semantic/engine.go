@@ -16,9 +16,9 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/pluginapi"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // Name and Version identify the engine in Describe.

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/langhost/langhost/plugins/roslyn/roslyntest"
 )
 

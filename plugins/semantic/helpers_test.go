@@ -15,8 +15,8 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/plugins/pluginapi"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // requireTool fails the test when a pinned tool is missing.

@@ -10,8 +10,8 @@ import (
 	"testing"
 	"time"
 
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/plugins/pluginapi"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 func fakeConfig(t *testing.T, mode string) (Config, string) {

@@ -7,8 +7,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/plugins/lsp"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // Detail levels of operation output.

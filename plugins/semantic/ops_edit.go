@@ -12,8 +12,8 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/plugins/lsp"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // fileChange is the new content of one file an edit touches.

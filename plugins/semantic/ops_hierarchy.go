@@ -4,8 +4,8 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/plugins/lsp"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 const maxHierarchyDepth = 5

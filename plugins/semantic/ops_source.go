@@ -7,8 +7,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/plugins/lsp"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // pushWait bounds how long diagnostics wait for a server to publish.

@@ -12,8 +12,8 @@ import (
 	"sync"
 	"time"
 
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/plugins/lsp"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // session is one running language server.

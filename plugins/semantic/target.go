@@ -8,9 +8,9 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/langhost/langhost/host/failure"
 	"github.com/langhost/langhost/internal/textdist"
 	"github.com/langhost/langhost/plugins/lsp"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // Target addresses a symbol by position or by name.

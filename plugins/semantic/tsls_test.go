@@ -4,7 +4,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 func TestTypeScriptLanguageServer(t *testing.T) {

@@ -5,7 +5,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"github.com/langhost/langhost/host/failure"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 func TestResolve(t *testing.T) {
