@@ -18,6 +18,7 @@ import (
 	"github.com/langhost/langhost/host/spec"
 	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/languages"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // Version is the langhost release and CLI contract version.
@@ -83,7 +84,13 @@ func newHost(ctx context.Context, cfg *config.Config, logger hclog.Logger, only 
 	if err != nil {
 		return nil, err
 	}
-	h := &Host{Config: cfg, Workspace: ws, Specs: spec.LoadLanguages(sources, only), Registry: registry.New(), Logger: logger,
+	specs, err := spec.LoadLanguages(ctx, sources, only, spec.Limits{MaxSize: cfg.SpecMaxSize})
+	if err != nil {
+		// Only a cancelled or expired ctx fails loading: keep its class
+		// (canceled, timeout) rather than calling it a host failure.
+		return nil, failure.Wrap(failure.CodeOf(err), err, "start host")
+	}
+	h := &Host{Config: cfg, Workspace: ws, Specs: specs, Registry: registry.New(), Logger: logger,
 		Plugins: plugins.NewManager(logger.Named("plugins"))}
 	err = exectool.Register(h.Registry, h.Specs, exectool.Options{
 		Workspace: ws,

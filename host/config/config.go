@@ -39,6 +39,7 @@ var Keys = []Key{
 	{Name: "tools.allow", Default: []string{}, Description: "tool ids or globs (go.*) allowed to change files without --yes"},
 	{Name: "log.level", Flag: "log-level", Default: "warn", Description: "log level: trace, debug, info, warn, error"},
 	{Name: "mcp.token", Default: "", Description: "bearer token required by `langhost mcp --http` (required off loopback)"},
+	{Name: "spec.max_size", Default: 1 << 20, Description: "largest language spec file read, in bytes; larger files are skipped and reported"},
 }
 
 // Config is the effective configuration.
@@ -51,6 +52,8 @@ type Config struct {
 	AllowTools []string
 	LogLevel   string
 	MCPToken   string
+	// SpecMaxSize is the largest spec file read, in bytes.
+	SpecMaxSize int64
 
 	// Files are the config files that were read, lowest precedence first.
 	Files   []string
@@ -136,6 +139,7 @@ func Load(paths Paths, flags *pflag.FlagSet, env func(string) (string, bool)) (*
 	c.LogLevel = v.GetString("log.level")
 	c.MCPToken = v.GetString("mcp.token")
 	c.MaxOutput = v.GetInt("max_output")
+	c.SpecMaxSize = v.GetInt64("spec.max_size")
 	d, err := time.ParseDuration(v.GetString("timeout"))
 	if err != nil {
 		return nil, fmt.Errorf("timeout (from %s): invalid duration %q", c.origins["timeout"], v.GetString("timeout"))
@@ -148,6 +152,9 @@ func Load(paths Paths, flags *pflag.FlagSet, env func(string) (string, bool)) (*
 	}
 	if c.MaxOutput <= 0 {
 		return nil, fmt.Errorf("max_output (from %s): must be a positive number of bytes", c.origins["max_output"])
+	}
+	if c.SpecMaxSize <= 0 {
+		return nil, fmt.Errorf("spec.max_size (from %s): must be a positive number of bytes", c.origins["spec.max_size"])
 	}
 	for _, p := range c.AllowTools {
 		if _, err := path.Match(p, ""); err != nil {
@@ -171,14 +178,15 @@ func (c *Config) Allows(id string) bool {
 // Values returns every setting's effective value, for `config show`.
 func (c *Config) Values() map[string]any {
 	return map[string]any{
-		"workspace":   c.Workspace,
-		"languages":   c.Languages,
-		"timeout":     c.Timeout.String(),
-		"max_output":  c.MaxOutput,
-		"format":      c.Format,
-		"tools.allow": c.AllowTools,
-		"log.level":   c.LogLevel,
-		"mcp.token":   redact(c.MCPToken),
+		"workspace":     c.Workspace,
+		"languages":     c.Languages,
+		"timeout":       c.Timeout.String(),
+		"max_output":    c.MaxOutput,
+		"format":        c.Format,
+		"tools.allow":   c.AllowTools,
+		"log.level":     c.LogLevel,
+		"mcp.token":     redact(c.MCPToken),
+		"spec.max_size": c.SpecMaxSize,
 	}
 }
 

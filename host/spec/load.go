@@ -1,8 +1,10 @@
 package spec
 
 import (
+	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -11,7 +13,17 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"syscall"
 )
+
+// DefaultMaxSize is the largest spec file read unless Limits says
+// otherwise (config spec.max_size). The shipped specs are under 20 KiB.
+const DefaultMaxSize = 1 << 20
+
+// Limits bound what loading may cost, whatever is in the spec directories.
+type Limits struct {
+	MaxSize int64 // bytes per spec file; DefaultMaxSize if 0
+}
 
 // Source is one place language specs are read from. Sources are given in
 // precedence order: a spec in a later source replaces an earlier spec with
@@ -38,7 +50,7 @@ func DirSource(name, dir string, required bool) (Source, error) {
 	case err != nil:
 		return Source{}, fmt.Errorf("language directory: %w", err)
 	}
-	return Source{Name: name, FS: os.DirFS(dir), Label: dir}, nil
+	return Source{Name: name, FS: osFS{dir: dir}, Label: dir}, nil
 }
 
 // PathsSource reads the named files and directories (as given to
@@ -64,13 +76,117 @@ func PathsSource(name string, paths []string) (Source, error) {
 			}
 		}
 	}
-	return Source{Name: name, FS: rootFS{}, Files: files}, nil
+	return Source{Name: name, FS: osFS{}, Files: files}, nil
 }
 
-// rootFS opens paths as given, relative or absolute, for PathsSource.
-type rootFS struct{}
+// osFS reads spec files from the operating system. Unlike os.DirFS it
+// refuses anything but a regular file, whatever a symlink points to, and
+// never blocks opening a named pipe.
+type osFS struct {
+	dir string // "" opens names as given, relative or absolute (PathsSource)
+}
 
-func (rootFS) Open(name string) (fs.File, error) { return os.Open(name) }
+func (f osFS) path(op, name string) (string, error) {
+	if f.dir == "" {
+		return name, nil
+	}
+	if !fs.ValidPath(name) {
+		return "", &fs.PathError{Op: op, Path: name, Err: fs.ErrInvalid}
+	}
+	return filepath.Join(f.dir, filepath.FromSlash(name)), nil
+}
+
+// Stat follows symlinks, so that the mode is that of the file read.
+func (f osFS) Stat(name string) (fs.FileInfo, error) {
+	p, err := f.path("stat", name)
+	if err != nil {
+		return nil, err
+	}
+	return os.Stat(p)
+}
+
+func (f osFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	p, err := f.path("readdir", name)
+	if err != nil {
+		return nil, err
+	}
+	return os.ReadDir(p)
+}
+
+// Open opens a regular file. O_NONBLOCK makes opening a named pipe return
+// at once instead of waiting for a writer (it changes nothing for regular
+// files); the mode of the opened file is checked again because the file may
+// have been replaced since readSpec's Stat.
+func (f osFS) Open(name string) (fs.File, error) {
+	p, err := f.path("open", name)
+	if err != nil {
+		return nil, err
+	}
+	file, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	st, err := file.Stat()
+	if err == nil && !st.Mode().IsRegular() {
+		err = &fs.PathError{Op: "open", Path: p, Err: notRegular(st.Mode())}
+	}
+	if err != nil {
+		_ = file.Close()
+		return nil, err
+	}
+	return file, nil
+}
+
+// notRegular says what a non-regular file is.
+func notRegular(m fs.FileMode) error {
+	kind := "not a regular file"
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		kind = "a named pipe (FIFO)"
+	case m&fs.ModeCharDevice != 0:
+		kind = "a character device"
+	case m&fs.ModeDevice != 0:
+		kind = "a device"
+	case m&fs.ModeSocket != 0:
+		kind = "a socket"
+	case m.IsDir():
+		kind = "a directory"
+	}
+	return fmt.Errorf("not a regular file: it is %s; a spec must be a regular YAML file", kind)
+}
+
+// readSpec reads one spec file of src, refusing non-regular files and
+// files over maxSize before reading them. The read itself is capped too:
+// the file may grow after Stat.
+func readSpec(src Source, name string, maxSize int64) ([]byte, error) {
+	st, err := fs.Stat(src.FS, name)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, notRegular(st.Mode())
+	}
+	if st.Size() > maxSize {
+		return nil, tooLarge(maxSize)
+	}
+	f, err := src.FS.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxSize+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > maxSize {
+		return nil, tooLarge(maxSize)
+	}
+	return data, nil
+}
+
+func tooLarge(maxSize int64) error {
+	return fmt.Errorf("file is larger than the spec size limit of %d bytes (config spec.max_size)", maxSize)
+}
 
 func isSpecName(name string) bool {
 	return strings.HasSuffix(name, ".yaml") || strings.HasSuffix(name, ".yml")
@@ -93,16 +209,24 @@ func (s *Set) Language(id string) (*File, bool) {
 	return f, ok
 }
 
-// Load reads all sources in order. It never fails as a whole: a bad file is
+// Load reads all sources in order with the default limits. A bad file is
 // recorded in Problems and skipped.
-func Load(sources []Source) *Set { return load(sources, nil) }
+func Load(sources []Source) *Set {
+	set, _ := LoadLanguages(context.Background(), sources, nil, Limits{})
+	return set
+}
 
-// LoadLanguages is Load for a caller that needs only the given languages
-// (a tool run needs one): from NamedByID sources it reads just their files.
-// Other sources are read in full, so their problems are still reported.
-func LoadLanguages(sources []Source, ids []string) *Set { return load(sources, ids) }
-
-func load(sources []Source, only []string) *Set {
+// LoadLanguages reads the sources in order. A bad file does not fail it: it
+// is recorded in Problems and skipped. Only a cancelled ctx does, as soon
+// as the file being read or parsed is done.
+//
+// If only is not nil the caller needs just those languages (a tool run
+// needs one): from NamedByID sources it reads just their files. Other
+// sources are read in full, so their problems are still reported.
+func LoadLanguages(ctx context.Context, sources []Source, only []string, limits Limits) (*Set, error) {
+	if limits.MaxSize <= 0 {
+		limits.MaxSize = DefaultMaxSize
+	}
 	set := &Set{byID: map[string]*File{}, Replaced: map[string][]string{}}
 
 	// Read every file first, then parse them in parallel (parsing and
@@ -118,6 +242,9 @@ func load(sources []Source, only []string) *Set {
 	var jobs []*job
 	for i, src := range sources {
 		for _, name := range sourceFiles(src, set) {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("load language specs: %w", err)
+			}
 			if only != nil && src.NamedByID && !contains(only, strings.TrimSuffix(strings.TrimSuffix(name, ".yaml"), ".yml")) {
 				continue
 			}
@@ -125,7 +252,7 @@ func load(sources []Source, only []string) *Set {
 			if src.Label != "" {
 				display = filepath.Join(src.Label, name)
 			}
-			data, err := fs.ReadFile(src.FS, name)
+			data, err := readSpec(src, name, limits.MaxSize)
 			jobs = append(jobs, &job{source: i, display: display, data: data, err: err})
 		}
 	}
@@ -136,7 +263,9 @@ func load(sources []Source, only []string) *Set {
 		go func() {
 			defer wg.Done()
 			for j := range work {
-				j.file, j.err = Parse(j.display, j.data)
+				if ctx.Err() == nil { // else drain: the result is discarded
+					j.file, j.err = Parse(j.display, j.data)
+				}
 			}
 		}()
 	}
@@ -147,6 +276,9 @@ func load(sources []Source, only []string) *Set {
 	}
 	close(work)
 	wg.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("load language specs: %w", err)
+	}
 
 	inSource := map[string]string{}
 	for i, j := range jobs {
@@ -175,7 +307,7 @@ func load(sources []Source, only []string) *Set {
 		set.Languages = append(set.Languages, f)
 	}
 	sort.Slice(set.Languages, func(i, j int) bool { return set.Languages[i].Language.ID < set.Languages[j].Language.ID })
-	return set
+	return set, nil
 }
 
 func sourceFiles(src Source, set *Set) []string {

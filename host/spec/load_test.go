@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -78,7 +79,10 @@ func TestLoadLanguages(t *testing.T) {
 	})
 	embedded.NamedByID = true
 	user := memSource("user", map[string]string{"zig.yaml": specYAML("zig", "build", "zig")})
-	set := LoadLanguages([]Source{embedded, user}, []string{"go"})
+	set, err := LoadLanguages(context.Background(), []Source{embedded, user}, []string{"go"}, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
 	if _, ok := set.Language("go"); !ok {
 		t.Error("go not loaded")
 	}
