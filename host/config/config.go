@@ -12,6 +12,7 @@ import (
 	"path"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"time"
 
@@ -27,6 +28,7 @@ type Key struct {
 	Flag        string // command line flag bound to it, if any
 	Default     any
 	Description string
+	Env         string // environment variable, if not EnvName(Name)
 }
 
 // Keys lists every setting.
@@ -39,6 +41,8 @@ var Keys = []Key{
 	{Name: "tools.allow", Default: []string{}, Description: "tool ids or globs (go.*) allowed to change files without --yes"},
 	{Name: "log.level", Flag: "log-level", Default: "warn", Description: "log level: trace, debug, info, warn, error"},
 	{Name: "mcp.token", Default: "", Description: "bearer token required by `langhost mcp --http` (required off loopback)"},
+	{Name: "daemon.enabled", Env: "LANGHOST_DAEMON", Default: true, Description: "serve semantic tools of `langhost run` from a per-workspace background daemon"},
+	{Name: "daemon.idle_timeout", Default: "10m", Description: "a daemon exits after this long without calls"},
 	{Name: "spec.max_size", Default: 1 << 20, Description: "largest language spec file read, in bytes; larger files are skipped and reported"},
 }
 
@@ -52,6 +56,10 @@ type Config struct {
 	AllowTools []string
 	LogLevel   string
 	MCPToken   string
+	// Daemon lets `langhost run` send semantic calls to a per-workspace
+	// daemon that keeps language servers warm between calls.
+	Daemon            bool
+	DaemonIdleTimeout time.Duration
 	// SpecMaxSize is the largest spec file read, in bytes.
 	SpecMaxSize int64
 
@@ -112,7 +120,7 @@ func Load(paths Paths, flags *pflag.FlagSet, env func(string) (string, bool)) (*
 		}
 	}
 	for _, k := range Keys {
-		name := EnvName(k.Name)
+		name := k.envName()
 		if val, ok := env(name); ok {
 			if _, isList := k.Default.([]string); isList {
 				v.Set(k.Name, splitList(val))
@@ -145,6 +153,9 @@ func Load(paths Paths, flags *pflag.FlagSet, env func(string) (string, bool)) (*
 		return nil, fmt.Errorf("timeout (from %s): invalid duration %q", c.origins["timeout"], v.GetString("timeout"))
 	}
 	c.Timeout = d
+	if err := c.loadDaemon(v); err != nil {
+		return nil, err
+	}
 	switch c.Format {
 	case "", "json", "text":
 	default:
@@ -195,6 +206,37 @@ func redact(s string) string {
 		return ""
 	}
 	return "(set, hidden)"
+}
+
+// loadDaemon reads the daemon settings. The environment gives strings, so
+// the switch is parsed strictly here rather than by viper, which reads
+// "no" as false and "yes" as false too.
+func (c *Config) loadDaemon(v *viper.Viper) error {
+	switch on := v.Get("daemon.enabled").(type) {
+	case bool:
+		c.Daemon = on
+	case string:
+		b, err := strconv.ParseBool(on)
+		if err != nil {
+			return fmt.Errorf("daemon.enabled (from %s): %q is not a boolean (use 1/0 or true/false)", c.origins["daemon.enabled"], on)
+		}
+		c.Daemon = b
+	default:
+		return fmt.Errorf("daemon.enabled (from %s): %v is not a boolean", c.origins["daemon.enabled"], on)
+	}
+	d, err := time.ParseDuration(v.GetString("daemon.idle_timeout"))
+	if err != nil || d <= 0 {
+		return fmt.Errorf("daemon.idle_timeout (from %s): %q is not a positive duration", c.origins["daemon.idle_timeout"], v.GetString("daemon.idle_timeout"))
+	}
+	c.DaemonIdleTimeout = d
+	return nil
+}
+
+func (k Key) envName() string {
+	if k.Env != "" {
+		return k.Env
+	}
+	return EnvName(k.Name)
 }
 
 // EnvName is the environment variable of a key: LANGHOST_TOOLS_ALLOW.
