@@ -5,6 +5,7 @@ package lsp
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -131,9 +132,8 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 	ch := make(chan *message, 1)
 	c.mu.Lock()
 	if c.doneErr != nil {
-		err := c.doneErr
 		c.mu.Unlock()
-		return fmt.Errorf("%s: %w", method, err)
+		return c.closedError(method)
 	}
 	c.pending[key] = ch
 	c.mu.Unlock()
@@ -171,8 +171,19 @@ func (c *Client) Call(ctx context.Context, method string, params, result any) er
 		}
 		return failure.Wrap(code, ctx.Err(), "LSP request %s", method)
 	case <-c.done:
-		return fmt.Errorf("%s: %w", method, c.Err())
+		return c.closedError(method)
 	}
+}
+
+// closedError is the error of a call on a connection that has ended.
+func (c *Client) closedError(method string) error {
+	err := c.Err()
+	if errors.Is(err, ErrMalformed) {
+		// Not the server's answer but the client's verdict: classify it so
+		// callers pass the message on as it is.
+		return failure.Wrap(failure.Internal, err, "%s", method)
+	}
+	return fmt.Errorf("%s: %w", method, err)
 }
 
 // Notify sends a notification.
@@ -319,21 +330,43 @@ func (c *Client) send(m *message, params any) error {
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	return writeMessage(c.w, body)
+	return WriteMessage(c.w, body)
 }
 
 func (c *Client) readLoop(r *bufio.Reader) {
-	var err error
+	err := c.readMessages(r)
+	if errors.Is(err, io.EOF) {
+		err = ErrClosed
+	} else {
+		err = fmt.Errorf("%w: %w", ErrClosed, err)
+	}
+	if errors.Is(err, ErrMalformed) {
+		c.log.Error("closing the connection", "error", err)
+	}
+	c.mu.Lock()
+	c.doneErr = err
+	c.mu.Unlock()
+	close(c.done)
+	// The peer gets EOF on its stdin: a server that still reads it exits.
+	_ = c.w.Close()
+}
+
+// readMessages dispatches messages until the stream ends or breaks.
+func (c *Client) readMessages(r *bufio.Reader) error {
 	for {
-		var body []byte
-		body, err = readMessage(r)
+		body, err := ReadMessage(r)
 		if err != nil {
-			break
+			return err
 		}
 		var m message
-		if jerr := json.Unmarshal(body, &m); jerr != nil {
-			c.log.Warn("malformed LSP message", "error", jerr)
-			continue
+		// A body that is not a JSON-RPC object might have been the answer
+		// to a pending call, which would then wait forever: end the
+		// connection instead, so calls fail now and the server is replaced.
+		if trimmed := bytes.TrimLeft(body, " \t\r\n"); len(trimmed) == 0 || trimmed[0] != '{' {
+			return fmt.Errorf("%w: body %.80q is not a JSON object", ErrMalformed, body)
+		}
+		if err := json.Unmarshal(body, &m); err != nil {
+			return fmt.Errorf("%w: body %.80q is not a JSON-RPC message: %v", ErrMalformed, body, err)
 		}
 		c.log.Trace("received", "method", m.Method, "id", string(m.ID))
 		c.mu.Lock()
@@ -341,27 +374,25 @@ func (c *Client) readLoop(r *bufio.Reader) {
 		c.mu.Unlock()
 		switch {
 		case m.isResponse():
+			// Taken out under the lock so that a repeated id is delivered
+			// once; the channel's one slot then never blocks the loop.
+			key := idKey(m.ID)
 			c.mu.Lock()
-			ch := c.pending[idKey(m.ID)]
+			ch := c.pending[key]
+			delete(c.pending, key)
 			c.mu.Unlock()
-			if ch != nil {
-				ch <- &m
+			if ch == nil {
+				// Normal after $/cancelRequest: the server answered anyway.
+				c.log.Debug("response to no pending request", "id", string(m.ID))
+				continue
 			}
+			ch <- &m
 		case len(m.ID) > 0:
 			go c.answer(&m)
 		default:
 			c.notification(&m)
 		}
 	}
-	if errors.Is(err, io.EOF) {
-		err = ErrClosed
-	} else {
-		err = fmt.Errorf("%w: %v", ErrClosed, err)
-	}
-	c.mu.Lock()
-	c.doneErr = err
-	c.mu.Unlock()
-	close(c.done)
 }
 
 // idKey normalises a JSON-RPC id (number or string) to a map key.
@@ -397,7 +428,7 @@ func (c *Client) answer(m *message) {
 	}
 	c.wmu.Lock()
 	defer c.wmu.Unlock()
-	if err := writeMessage(c.w, body); err != nil {
+	if err := WriteMessage(c.w, body); err != nil {
 		c.log.Debug("writing LSP reply", "method", m.Method, "error", err)
 	}
 }

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"errors"
 	"io"
-	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -23,7 +22,7 @@ type peer struct {
 
 func (p *peer) read() message {
 	p.t.Helper()
-	body, err := readMessage(p.r)
+	body, err := ReadMessage(p.r)
 	if err != nil {
 		p.t.Fatalf("peer read: %v", err)
 	}
@@ -37,7 +36,7 @@ func (p *peer) read() message {
 func (p *peer) send(v map[string]any) {
 	v["jsonrpc"] = "2.0"
 	body, _ := json.Marshal(v)
-	if err := writeMessage(p.w, body); err != nil {
+	if err := WriteMessage(p.w, body); err != nil {
 		p.t.Fatal(err)
 	}
 }
@@ -50,31 +49,6 @@ func newPair(t *testing.T, opts Options) (*Client, *peer) {
 	t.Cleanup(func() { pw.Close(); cw.Close() })
 	return c, p
 }
-
-func TestFraming(t *testing.T) {
-	var b strings.Builder
-	writeMessage(nopCloser{&b}, []byte(`{"a":"ü"}`))
-	if b.String() != "Content-Length: 10\r\n\r\n{\"a\":\"ü\"}" {
-		t.Errorf("framed = %q", b.String())
-	}
-	r := bufio.NewReader(strings.NewReader("Content-Type: x\r\ncontent-length: 2\r\n\r\n{}Content-Length: 3\r\n\r\n[1]"))
-	for _, want := range []string{"{}", "[1]"} {
-		got, err := readMessage(r)
-		if err != nil || string(got) != want {
-			t.Errorf("readMessage = %q, %v", got, err)
-		}
-	}
-	if _, err := readMessage(r); !errors.Is(err, io.EOF) {
-		t.Errorf("at end: %v", err)
-	}
-	if _, err := readMessage(bufio.NewReader(strings.NewReader("X: 1\r\n\r\n"))); err == nil {
-		t.Error("missing Content-Length accepted")
-	}
-}
-
-type nopCloser struct{ io.Writer }
-
-func (nopCloser) Close() error { return nil }
 
 func TestCallResultAndError(t *testing.T) {
 	c, p := newPair(t, Options{})

@@ -1,13 +1,8 @@
 package lsp
 
 import (
-	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/textproto"
-	"strconv"
-	"strings"
 )
 
 // JSON-RPC and LSP error codes a caller may need to recognise.
@@ -49,49 +44,3 @@ type message struct {
 }
 
 func (m *message) isResponse() bool { return m.Method == "" && len(m.ID) > 0 }
-
-// readMessage reads one Content-Length framed message body.
-func readMessage(r *bufio.Reader) ([]byte, error) {
-	tp := textproto.NewReader(r)
-	length := -1
-	for {
-		line, err := tp.ReadLine()
-		if err != nil {
-			if err == io.EOF && length < 0 {
-				return nil, io.EOF
-			}
-			return nil, fmt.Errorf("reading LSP header: %w", err)
-		}
-		if line == "" {
-			break
-		}
-		name, value, ok := strings.Cut(line, ":")
-		if !ok {
-			return nil, fmt.Errorf("malformed LSP header line %q", line)
-		}
-		if strings.EqualFold(strings.TrimSpace(name), "Content-Length") {
-			n, err := strconv.Atoi(strings.TrimSpace(value))
-			if err != nil || n < 0 {
-				return nil, fmt.Errorf("bad Content-Length %q", value)
-			}
-			length = n
-		}
-	}
-	if length < 0 {
-		return nil, fmt.Errorf("LSP message without Content-Length header")
-	}
-	body := make([]byte, length)
-	if _, err := io.ReadFull(r, body); err != nil {
-		return nil, fmt.Errorf("reading LSP body of %d bytes: %w", length, err)
-	}
-	return body, nil
-}
-
-// writeMessage writes one framed message. The caller serialises writes.
-func writeMessage(w io.Writer, body []byte) error {
-	if _, err := fmt.Fprintf(w, "Content-Length: %d\r\n\r\n", len(body)); err != nil {
-		return err
-	}
-	_, err := w.Write(body)
-	return err
-}
