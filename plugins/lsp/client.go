@@ -71,6 +71,7 @@ type DiagnosticsEntry struct {
 type Client struct {
 	opts Options
 	log  hclog.Logger
+	r    io.Reader
 	w    io.WriteCloser
 	wmu  sync.Mutex
 	id   atomic.Int64
@@ -99,6 +100,7 @@ func NewClient(r io.Reader, w io.WriteCloser, opts Options) *Client {
 	c := &Client{
 		opts:          opts,
 		log:           log,
+		r:             r,
 		w:             w,
 		pending:       map[string]chan *message{},
 		handlers:      map[string]func(json.RawMessage){},
@@ -347,8 +349,12 @@ func (c *Client) readLoop(r *bufio.Reader) {
 	c.doneErr = err
 	c.mu.Unlock()
 	close(c.done)
-	// The peer gets EOF on its stdin: a server that still reads it exits.
+	// End both directions: a server reading its stdin sees EOF, one still
+	// writing gets EPIPE; either way it stops instead of lingering.
 	_ = c.w.Close()
+	if rc, ok := c.r.(io.Closer); ok {
+		_ = rc.Close()
+	}
 }
 
 // readMessages dispatches messages until the stream ends or breaks.
