@@ -2,10 +2,15 @@ package spec
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"testing/fstest"
+	"time"
 )
 
 func specYAML(id, tool, command string) string {
@@ -139,5 +144,112 @@ func BenchmarkLoad200(b *testing.B) {
 		if len(set.Languages) != 200 || len(set.Problems) != 0 {
 			b.Fatalf("loaded %d specs, %d problems: %v", len(set.Languages), len(set.Problems), set.Problems)
 		}
+	}
+}
+
+// aliasBomb is a 1 KB "billion laughs" spec: nine levels of nine aliases
+// stand for 9^9 strings once expanded.
+func aliasBomb() string {
+	var b strings.Builder
+	b.WriteString("language:\n  id: bomb\n  extensions: &l0 [x, x, x, x, x, x, x, x, x]\n")
+	b.WriteString("semantic:\n  command: x\n  settings:\n")
+	for i := 1; i <= 9; i++ {
+		fmt.Fprintf(&b, "    l%d: &l%d [*l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d, *l%d]\n", i, i, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1, i-1)
+	}
+	return b.String()
+}
+
+// loadGuarded loads sources, failing the test instead of hanging when the
+// load blocks (the old loader opened a named pipe and waited for a writer).
+func loadGuarded(t *testing.T, sources []Source, limits Limits) *Set {
+	t.Helper()
+	type result struct {
+		set *Set
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		set, err := LoadLanguages(context.Background(), sources, nil, limits)
+		done <- result{set, err}
+	}()
+	select {
+	case r := <-done:
+		if r.err != nil {
+			t.Fatal(r.err)
+		}
+		return r.set
+	case <-time.After(time.Minute):
+		t.Fatal("loading the specs did not finish: it blocked on a file")
+		return nil
+	}
+}
+
+func TestLoadRefusesHostileFiles(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"good.yaml":  specYAML("good", "build", "make"),
+		"bomb.yaml":  aliasBomb(),
+		"cycle.yaml": "language: {id: cycle, extensions: &e [x, *e]}\ntools: {b: {command: x}}\n",
+		"big.yaml":   specYAML("big", "build", "make") + "# " + strings.Repeat("x", 2<<20) + "\n",
+	}
+	for name, data := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := syscall.Mkfifo(filepath.Join(dir, "fifo.yaml"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("/dev/zero", filepath.Join(dir, "zero.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "dir.yaml"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("dir.yaml", filepath.Join(dir, "dirlink.yaml")); err != nil {
+		t.Fatal(err)
+	}
+	src, err := DirSource("flag", dir, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	set := loadGuarded(t, []Source{src}, Limits{})
+
+	if _, ok := set.Language("good"); !ok || len(set.Languages) != 1 {
+		t.Errorf("languages = %v, want just good", set.Languages)
+	}
+	wants := map[string]string{
+		"bomb.yaml":    "bomb.yaml:10:14: aliases expand to more than 10000 nodes (at alias *l3)",
+		"cycle.yaml":   "cycle.yaml:1:42: alias *e refers to an anchor that contains it",
+		"big.yaml":     "big.yaml: file is larger than the spec size limit of 1048576 bytes (config spec.max_size)",
+		"fifo.yaml":    "fifo.yaml: not a regular file: it is a named pipe (FIFO)",
+		"zero.yaml":    "zero.yaml: not a regular file: it is a character device",
+		"dirlink.yaml": "dirlink.yaml: not a regular file: it is a directory",
+	}
+	got := map[string]string{}
+	for _, fe := range set.Problems {
+		got[filepath.Base(fe.File)] = fe.Error()
+	}
+	for file, want := range wants {
+		if !strings.Contains(got[file], want) {
+			t.Errorf("problem of %s = %q, want it to contain %q", file, got[file], want)
+		}
+	}
+	if len(got) != len(wants) {
+		t.Errorf("problems: %v", got)
+	}
+}
+
+func TestLoadLimits(t *testing.T) {
+	src := memSource("flag", map[string]string{"demo.yaml": specYAML("demo", "build", "make")})
+	set := loadGuarded(t, []Source{src}, Limits{MaxSize: 20})
+	if len(set.Problems) != 1 || !strings.Contains(set.Problems[0].Error(), "larger than the spec size limit of 20 bytes") {
+		t.Errorf("problems = %v", set.Problems)
+	}
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := LoadLanguages(ctx, []Source{src}, nil, Limits{}); !errors.Is(err, context.Canceled) {
+		t.Errorf("cancelled load: err = %v, want context.Canceled", err)
 	}
 }

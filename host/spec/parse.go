@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
 	"regexp"
 	"strconv"
@@ -14,17 +15,43 @@ import (
 	"go.yaml.in/yaml/v3"
 )
 
+// maxProblems caps the problems reported for one file: a hostile or
+// mangled file can have one per line, and nobody reads past the first
+// screenful.
+const maxProblems = 100
+
 // Parse decodes and validates one spec file. name is used in messages. On
-// failure the error is a *FileError listing every problem found.
-func Parse(name string, data []byte) (*File, error) {
+// failure the error is a *FileError listing every problem found, each at
+// its line and column: unknown fields, wrong types, missing fields and
+// invalid regexes of one file are all reported together.
+func Parse(name string, data []byte) (f *File, err error) {
 	fe := &FileError{File: name}
+	more := 0
+	reported := map[*yaml.Node]bool{}
 	report := func(n *yaml.Node, field, msg string) {
+		if len(fe.Problems) >= maxProblems {
+			more++
+			return
+		}
 		p := Problem{File: name, Field: field, Message: msg}
 		if n != nil {
 			p.Line, p.Column = n.Line, n.Column
+			reported[n] = true
 		}
 		fe.Problems = append(fe.Problems, p)
 	}
+	failed := func() error {
+		if more > 0 {
+			fe.Problems = append(fe.Problems, Problem{File: name, Message: fmt.Sprintf("%d more problems not shown", more)})
+		}
+		return fe
+	}
+	defer func() {
+		// A panic in the YAML library must cost one file, not the host.
+		if v := recover(); v != nil {
+			f, err = nil, &FileError{File: name, Problems: []Problem{{File: name, Message: fmt.Sprintf("cannot parse: %v", v)}}}
+		}
+	}()
 
 	var doc yaml.Node
 	if err := yaml.Unmarshal(data, &doc); err != nil {
@@ -35,22 +62,68 @@ func Parse(name string, data []byte) (*File, error) {
 		report(nil, "", "empty file: expected a language spec")
 		return nil, fe
 	}
+	// Before anything expands aliases.
+	if n, msg := checkAliases(&doc); n != nil {
+		report(n, "", msg)
+		return nil, fe
+	}
 	root := doc.Content[0]
 	checkStructure(root, reflect.TypeFor[File](), "", report)
+	// Values the structure walk found wrong decode as zero; validate must
+	// not report them again as missing.
+	bad := maps.Clone(reported)
+	var out File
+	if err := decodeSkipping(root, bad, &out); err != nil {
+		// A wrong value the structure walk did not foresee.
+		var te *yaml.TypeError
+		if !errors.As(err, &te) || len(bad) == 0 {
+			report(root, "", err.Error())
+			return nil, failed()
+		}
+	}
+	out.Source = name
+	validate(&out, root, func(n *yaml.Node, field, msg string) {
+		if n == nil || !bad[n] {
+			report(n, field, msg)
+		}
+	})
 	if len(fe.Problems) > 0 {
-		return nil, fe
+		return nil, failed()
 	}
-	var f File
-	if err := root.Decode(&f); err != nil {
-		report(root, "", err.Error())
-		return nil, fe
+	return &out, nil
+}
+
+// decodeSkipping decodes root into f as if the bad nodes were null. yaml.v3
+// skips a value of the wrong type but stops at the first one a
+// TextUnmarshaler rejects (a bad duration), and the rest of the file still
+// has to be decoded to be checked.
+// Keys stay: a null key would make yaml.v3 drop the whole mapping, and it
+// ignores unknown keys anyway.
+func decodeSkipping(root *yaml.Node, bad map[*yaml.Node]bool, f *File) error {
+	saved := make(map[*yaml.Node]yaml.Node, len(bad))
+	var walk func(n *yaml.Node)
+	walk = func(n *yaml.Node) {
+		for i, c := range n.Content {
+			if bad[c] && !(n.Kind == yaml.MappingNode && i%2 == 0) {
+				saved[c] = *c
+				*c = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: c.Line, Column: c.Column}
+				continue
+			}
+			walk(c)
+		}
 	}
-	f.Source = name
-	validate(&f, root, report)
-	if len(fe.Problems) > 0 {
-		return nil, fe
+	if bad[root] {
+		saved[root] = *root
+		*root = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: root.Line, Column: root.Column}
+	} else {
+		walk(root)
 	}
-	return &f, nil
+	defer func() {
+		for n, v := range saved {
+			*n = v
+		}
+	}()
+	return root.Decode(f)
 }
 
 var languageID = regexp.MustCompile(`^[a-z][a-z0-9_+#-]*$`)
@@ -62,7 +135,7 @@ func validate(f *File, root *yaml.Node, report func(*yaml.Node, string, string))
 
 	switch {
 	case f.Language.ID == "":
-		report(orNode(at("language"), root), "language.id", "missing required field")
+		report(orNode(at("language", "id"), at("language"), root), "language.id", "missing required field")
 	case !languageID.MatchString(f.Language.ID):
 		report(at("language", "id"), "language.id", fmt.Sprintf("%q is not a valid id: use lower-case letters, digits, _ or -", f.Language.ID))
 	}
@@ -70,13 +143,18 @@ func validate(f *File, root *yaml.Node, report func(*yaml.Node, string, string))
 		report(orNode(at("tools"), root), "tools", "no tools defined: a spec needs at least one tool or a semantic block")
 	}
 
-	f.ToolOrder = mapKeys(at("tools"))
+	// Mappings are walked pair by pair, never looked up key by key: a spec
+	// with thousands of tools or inputs must not cost quadratic time.
+	tools := entries(at("tools"))
+	f.ToolOrder = make([]string, len(tools))
 	ids := map[string]string{}
-	for _, key := range f.ToolOrder {
+	for i, e := range tools {
+		key, node := e.key, e.value
+		f.ToolOrder[i] = key
 		t := f.Tools[key]
 		path := "tools." + key
 		if t == nil {
-			report(at("tools", key), path, "empty tool definition")
+			report(node, path, "empty tool definition")
 			continue
 		}
 		t.Key = key
@@ -86,14 +164,14 @@ func validate(f *File, root *yaml.Node, report func(*yaml.Node, string, string))
 		if f.Language.ID != "" && !strings.HasPrefix(t.ID, f.Language.ID+".") {
 			// The prefix makes ids unique across languages and lets the host
 			// find a tool's spec without loading every spec.
-			report(orNode(at("tools", key, "id"), at("tools", key)), path+".id",
+			report(orNode(lookup(node, "id"), node), path+".id",
 				fmt.Sprintf("tool id %q must start with the language id: %s.<name>", t.ID, f.Language.ID))
 		}
 		if prev, dup := ids[t.ID]; dup {
-			report(orNode(at("tools", key, "id"), at("tools", key)), path+".id", fmt.Sprintf("tool id %q already used by tools.%s", t.ID, prev))
+			report(orNode(lookup(node, "id"), node), path+".id", fmt.Sprintf("tool id %q already used by tools.%s", t.ID, prev))
 		}
 		ids[t.ID] = key
-		validateTool(t, path, lookup(root, "tools", key), report)
+		validateTool(t, path, node, report)
 	}
 
 	if s := f.Semantic; s != nil {
@@ -128,11 +206,15 @@ func validateTool(t *Tool, path string, node *yaml.Node, report func(*yaml.Node,
 	if t.Fallback != nil && t.Fallback.Command == "" {
 		report(at("fallback"), path+".fallback.command", "missing required field")
 	}
+	// Positions cannot be checked against args of the wrong type, which
+	// decode as empty (the type is reported already).
+	isList := func(n *yaml.Node) bool { n = deref(n); return n == nil || n.Kind == yaml.SequenceNode || isNull(n) }
+	argsKnown := isList(lookup(node, "args")) && isList(lookup(node, "fallback", "args"))
 	for _, pos := range []struct {
 		name string
 		v    *int
 	}{{"projectArg", t.ProjectArg}, {"pathArg", t.PathArg}, {"scriptArg", t.ScriptArg}} {
-		if pos.v == nil {
+		if pos.v == nil || !argsKnown {
 			continue
 		}
 		checkPosition(*pos.v, t, at(pos.name), path+"."+pos.name, report)
@@ -146,12 +228,17 @@ func validateTool(t *Tool, path string, node *yaml.Node, report func(*yaml.Node,
 		}
 	}
 
-	t.InputOrder = mapKeys(lookup(node, "inputs"))
-	for _, name := range t.InputOrder {
+	inputs := entries(lookup(node, "inputs"))
+	t.InputOrder = make([]string, len(inputs))
+	for i, e := range inputs {
+		name, inode := e.key, e.value
+		t.InputOrder[i] = name
+		// inAt locates a field of the input for a message.
+		inAt := func(field string) *yaml.Node { return orNode(lookup(inode, field), inode) }
 		in := t.Inputs[name]
 		ip := path + ".inputs." + name
 		if in == nil {
-			report(at("inputs", name), ip, "empty input definition")
+			report(inode, ip, "empty input definition")
 			continue
 		}
 		if in.Type != "" && !contains(inputTypes, in.Type) {
@@ -159,21 +246,24 @@ func validateTool(t *Tool, path string, node *yaml.Node, report func(*yaml.Node,
 			if s := textdist.Closest(in.Type, inputTypes); s != "" {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
-			report(at("inputs", name, "type"), ip+".type", msg)
+			report(inAt("type"), ip+".type", msg)
 		}
 		if contains(standardInputs, name) {
 			continue
 		}
 		if in.Flag == "" && in.Arg == nil {
-			report(at("inputs", name), ip, "input needs flag or arg to say where its value goes")
+			report(inode, ip, "input needs flag or arg to say where its value goes")
 		}
-		if in.Arg != nil {
-			checkPosition(*in.Arg, t, at("inputs", name, "arg"), ip+".arg", report)
+		if in.Arg != nil && argsKnown {
+			checkPosition(*in.Arg, t, inAt("arg"), ip+".arg", report)
 		}
 	}
 
+	checkArgv(t, path, node, report)
+
 	t.Parsers = make(map[string]*parsers.Parser, len(t.OutputParsers))
-	for _, name := range mapKeys(lookup(node, "outputParsers")) {
+	for _, e := range entries(lookup(node, "outputParsers")) {
+		name := e.key
 		p, err := parsers.Compile(name, t.OutputParsers[name])
 		if err != nil {
 			var fe *parsers.FieldError
@@ -181,7 +271,7 @@ func validateTool(t *Tool, path string, node *yaml.Node, report func(*yaml.Node,
 			if errors.As(err, &fe) {
 				field, msg = fe.Field, fe.Err.Error()
 			}
-			n := at("outputParsers", name)
+			n := e.value
 			if field != "" {
 				n = orNode(lookup(n, field), n)
 			}
@@ -202,9 +292,11 @@ func checkPosition(pos int, t *Tool, n *yaml.Node, field string, report func(*ya
 	}
 }
 
-// lookup follows mapping keys from n; it returns the value node, or nil.
+// lookup follows mapping keys from n, through aliases; it returns the
+// value node, or nil. It scans the mapping: use entries to visit every key.
 func lookup(n *yaml.Node, path ...string) *yaml.Node {
 	for _, key := range path {
+		n = deref(n)
 		if n == nil || n.Kind != yaml.MappingNode {
 			return nil
 		}
@@ -217,25 +309,50 @@ func lookup(n *yaml.Node, path ...string) *yaml.Node {
 		}
 		n = next
 	}
-	return n
+	return deref(n)
 }
 
-func mapKeys(n *yaml.Node) []string {
+// entry is a key of a mapping with its value node.
+type entry struct {
+	key   string
+	value *yaml.Node
+}
+
+// entries returns the pairs of mapping n (through an alias) in file order.
+// Of duplicate keys, which checkStructure reports, it keeps the first.
+func entries(n *yaml.Node) []entry {
+	n = deref(n)
 	if n == nil || n.Kind != yaml.MappingNode {
 		return nil
 	}
-	keys := make([]string, 0, len(n.Content)/2)
+	out := make([]entry, 0, len(n.Content)/2)
+	seen := make(map[string]bool, len(n.Content)/2)
 	for i := 0; i+1 < len(n.Content); i += 2 {
-		keys = append(keys, n.Content[i].Value)
+		k := n.Content[i].Value
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, entry{k, deref(n.Content[i+1])})
+		}
 	}
-	return keys
+	return out
 }
 
-func orNode(n, fallback *yaml.Node) *yaml.Node {
-	if n != nil {
-		return n
+// deref returns the node an alias stands for.
+func deref(n *yaml.Node) *yaml.Node {
+	if n != nil && n.Kind == yaml.AliasNode {
+		return n.Alias
 	}
-	return fallback
+	return n
+}
+
+// orNode returns the first node that is not nil.
+func orNode(nodes ...*yaml.Node) *yaml.Node {
+	for _, n := range nodes {
+		if n != nil {
+			return n
+		}
+	}
+	return nil
 }
 
 func contains(list []string, s string) bool {

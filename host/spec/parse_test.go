@@ -1,6 +1,8 @@
 package spec
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"strings"
 	"testing"
@@ -152,21 +154,150 @@ func TestParseProblems(t *testing.T) {
 }
 
 func TestParseReportsEveryProblem(t *testing.T) {
-	src := `language: {id: demo}
+	tests := []struct {
+		name string
+		yaml string
+		want []string // every problem, in order, as file:line:col: field: message prefixes
+	}{
+		{"unknown field, bad regex, missing command", `language: {id: demo}
+tools:
+  build:
+    comand: make
+    outputParsers:
+      errors: {type: regex, pattern: '(unclosed'}
+`, []string{
+			`demo.yaml:4:5: tools.build.comand: unknown field "comand" (did you mean "command"?)`,
+			`demo.yaml:4:5: tools.build.command: missing required field`,
+			`demo.yaml:6:38: tools.build.outputParsers.errors.pattern: `,
+		}},
+		{"wrong types are not reported again as missing", `language: {id: [demo]}
 tools:
   a:
-    comand: x
+    command: {x: y}
   b:
     command: y
     args: 3
     pathArg: 9
-`
-	_, err := Parse("demo.yaml", []byte(src))
-	fe, ok := err.(*FileError)
-	if !ok {
+    timeout: soon
+`, []string{
+			`demo.yaml:1:16: language.id: expected a string, found a list`,
+			`demo.yaml:4:14: tools.a.command: expected a string, found a mapping`,
+			`demo.yaml:7:11: tools.b.args: expected a list, found integer 3`,
+			`demo.yaml:9:14: tools.b.timeout: invalid duration "soon"`,
+		}},
+		{"every tool and input is checked", `language: {id: demo}
+tools:
+  a: {command: x, args: [a], pathArg: 5}
+  b:
+    command: y
+    inputs:
+      v: {type: int, flag: -v}
+      w: {type: string}
+    version: {args: [--version], regex: '(('}
+`, []string{
+			`demo.yaml:3:39: tools.a.pathArg: position 5 out of range`,
+			`demo.yaml:9:41: tools.b.version.regex: invalid regex`,
+			`demo.yaml:7:17: tools.b.inputs.v.type: unknown type "int"`,
+			`demo.yaml:8:10: tools.b.inputs.w: input needs flag or arg`,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("demo.yaml", []byte(tt.yaml))
+			var fe *FileError
+			if !errors.As(err, &fe) {
+				t.Fatalf("err = %v, want *FileError", err)
+			}
+			if len(fe.Problems) != len(tt.want) {
+				t.Fatalf("got %d problems, want %d:\n%v", len(fe.Problems), len(tt.want), err)
+			}
+			for i, p := range fe.Problems {
+				if !strings.HasPrefix(p.String(), tt.want[i]) {
+					t.Errorf("problem %d = %q, want prefix %q", i, p.String(), tt.want[i])
+				}
+			}
+		})
+	}
+}
+
+func TestParseCapsProblems(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("language: {id: demo}\ntools:\n  a:\n    command: x\n")
+	for i := range 1000 {
+		fmt.Fprintf(&b, "    unknown%d: 1\n", i)
+	}
+	_, err := Parse("demo.yaml", []byte(b.String()))
+	var fe *FileError
+	if !errors.As(err, &fe) {
 		t.Fatalf("err = %v, want *FileError", err)
 	}
-	if len(fe.Problems) != 2 { // structure problems stop before semantic checks
-		t.Fatalf("got %d problems, want 2:\n%v", len(fe.Problems), err)
+	if len(fe.Problems) != maxProblems+1 || fe.Problems[maxProblems].Message != "900 more problems not shown" {
+		t.Errorf("got %d problems, last %q", len(fe.Problems), fe.Problems[len(fe.Problems)-1])
+	}
+}
+
+func TestParseAliases(t *testing.T) {
+	t.Run("modest anchors load", func(t *testing.T) {
+		src := `language: {id: demo}
+tools:
+  build: &tool
+    command: make
+    args: &args [all, -j4]
+    timeout: 5m
+  test:
+    command: make
+    args: *args
+  check: *tool
+`
+		f, err := Parse("demo.yaml", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(f.Tools["test"].Args, " "); got != "all -j4" {
+			t.Errorf("test args = %q", got)
+		}
+		if c := f.Tools["check"]; c.ID != "demo.check" || c.Command != "make" {
+			t.Errorf("aliased tool = %+v", c)
+		}
+	})
+	tests := []struct {
+		name string
+		yaml string
+		want []string
+	}{
+		// An aliased tool is validated like any other: its inputs and
+		// parsers were once skipped because lookups stopped at the alias.
+		{"aliased tool is validated", `language: {id: demo}
+semantic:
+  command: x
+  settings:
+    t: &t {command: x, inputs: {v: {type: int}}, outputParsers: {e: {type: regex, pattern: '('}}}
+tools:
+  b: *t
+`, []string{
+			`demo.yaml:5:43: tools.b.inputs.v.type: unknown type "int"`,
+			`demo.yaml:5:36: tools.b.inputs.v: input needs flag or arg`,
+			`demo.yaml:5:92: tools.b.outputParsers.e.pattern:`,
+		}},
+		{"self-containing anchor", "language: {id: demo}\ntools:\n  a: &a {command: x, args: [*a]}\n",
+			[]string{"demo.yaml:3:29: alias *a refers to an anchor that contains it"}},
+		{"alias bomb", aliasBomb(), []string{"demo.yaml:10:14: aliases expand to more than 10000 nodes (at alias *l3)"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("demo.yaml", []byte(tt.yaml))
+			var fe *FileError
+			if !errors.As(err, &fe) {
+				t.Fatalf("err = %v, want *FileError", err)
+			}
+			if len(fe.Problems) != len(tt.want) {
+				t.Fatalf("got %d problems, want %d:\n%v", len(fe.Problems), len(tt.want), err)
+			}
+			for i, p := range fe.Problems {
+				if !strings.HasPrefix(p.String(), tt.want[i]) {
+					t.Errorf("problem %d = %q, want prefix %q", i, p.String(), tt.want[i])
+				}
+			}
+		})
 	}
 }
