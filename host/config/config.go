@@ -2,12 +2,19 @@
 // viper from, lowest precedence first: built-in defaults, the user config
 // file, the workspace's .langhost.yaml, LANGHOST_* environment variables
 // and command line flags. It remembers where every value came from.
+//
+// The workspace is untrusted unless the user trusts it (`langhost trust`,
+// trust_workspace): an untrusted workspace's .langhost.yaml may set only
+// the keys that grant nothing (see Key.Workspace and Key.Tighten); the
+// others are ignored and reported.
 package config
 
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
@@ -17,6 +24,8 @@ import (
 	"time"
 
 	"github.com/langhost/langhost/internal/textdist"
+	"github.com/langhost/langhost/internal/workspace"
+	"github.com/spf13/cast"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
@@ -29,21 +38,43 @@ type Key struct {
 	Default     any
 	Description string
 	Env         string // environment variable, if not EnvName(Name)
+
+	// Workspace says an untrusted workspace's .langhost.yaml may set the
+	// key, because it changes only presentation. Tighten says it may lower
+	// the key (a limit) but not raise it: the limits protect against the
+	// workspace's own tools. Every other key grants something (Grants says
+	// what) and is taken from a workspace only when the user trusts it, so
+	// a new key is safe by default.
+	Workspace bool
+	Tighten   bool
+	Grants    string
 }
 
 // Keys lists every setting.
 var Keys = []Key{
-	{Name: "workspace", Flag: "workspace", Default: ".", Description: "workspace root; tool paths are confined to it"},
-	{Name: "languages", Flag: "languages", Default: []string{}, Description: "extra directories of language specs, searched last"},
-	{Name: "timeout", Flag: "timeout", Default: "10m", Description: "cap on any tool run"},
-	{Name: "max_output", Default: 1 << 20, Description: "bytes of stdout and of stderr kept per run"},
-	{Name: "format", Flag: "format", Default: "", Description: "output format: json or text (default: text on a terminal, else json)"},
-	{Name: "tools.allow", Default: []string{}, Description: "tool ids or globs (go.*) allowed to change files without --yes"},
-	{Name: "log.level", Flag: "log-level", Default: "warn", Description: "log level: trace, debug, info, warn, error"},
-	{Name: "mcp.token", Default: "", Description: "bearer token required by `langhost mcp --http` (required off loopback)"},
-	{Name: "daemon.enabled", Env: "LANGHOST_DAEMON", Default: true, Description: "serve semantic tools of `langhost run` from a per-workspace background daemon"},
-	{Name: "daemon.idle_timeout", Default: "10m", Description: "a daemon exits after this long without calls"},
-	{Name: "spec.max_size", Default: 1 << 20, Description: "largest language spec file read, in bytes; larger files are skipped and reported"},
+	{Name: "workspace", Flag: "workspace", Default: ".", Description: "workspace root; tool paths are confined to it",
+		Grants: "moves the root that tool paths are confined to"},
+	{Name: "languages", Flag: "languages", Default: []string{}, Description: "extra directories of language specs, searched last",
+		Grants: "adds language specs, whose commands langhost runs"},
+	{Name: "timeout", Flag: "timeout", Default: "10m", Description: "cap on any tool run", Tighten: true,
+		Grants: "raises a limit on the workspace's own tools"},
+	{Name: "max_output", Default: 1 << 20, Description: "bytes of stdout and of stderr kept per run", Tighten: true,
+		Grants: "raises a limit on the workspace's own tools"},
+	{Name: "format", Flag: "format", Default: "", Description: "output format: json or text (default: text on a terminal, else json)", Workspace: true},
+	{Name: "tools.allow", Default: []string{}, Description: "tool ids or globs (go.*) allowed to change files without --yes",
+		Grants: "lets tools change files without confirmation"},
+	{Name: "log.level", Flag: "log-level", Default: "warn", Description: "log level: trace, debug, info, warn, error", Workspace: true},
+	{Name: "mcp.token", Default: "", Description: "bearer token required by `langhost mcp --http` (required off loopback)",
+		Grants: "sets a token its authors know, letting them call tools when mcp serves off loopback"},
+	{Name: "daemon.enabled", Env: "LANGHOST_DAEMON", Default: true, Description: "serve semantic tools of `langhost run` from a per-workspace background daemon",
+		Grants: "decides whether a background process outlives the command"},
+	{Name: "daemon.idle_timeout", Default: "10m", Description: "a daemon exits after this long without calls", Tighten: true,
+		Grants: "keeps a background process alive longer"},
+	{Name: "spec.max_size", Default: 1 << 20, Description: "largest language spec file read, in bytes; larger files are skipped and reported", Tighten: true,
+		Grants: "raises a limit on the files langhost reads"},
+	{Name: "trust_workspace", Flag: "trust-workspace", Env: "LANGHOST_TRUST_WORKSPACE", Default: false,
+		Description: "trust every workspace: apply all of its .langhost.yaml and load its specs (for CI)",
+		Grants:      "would let the workspace trust itself"},
 }
 
 // Config is the effective configuration.
@@ -62,10 +93,52 @@ type Config struct {
 	DaemonIdleTimeout time.Duration
 	// SpecMaxSize is the largest spec file read, in bytes.
 	SpecMaxSize int64
+	// TrustAll is trust_workspace: every workspace is trusted.
+	TrustAll bool
+
+	// Trust says whether the workspace may grant permissions: set every
+	// key of its .langhost.yaml, and have its specs loaded.
+	Trust Trust
+	// Ignored lists the workspace settings that were not applied because
+	// the workspace is not trusted.
+	Ignored []Ignored
 
 	// Files are the config files that were read, lowest precedence first.
 	Files   []string
 	origins map[string]string
+}
+
+// Trust is the trust decision for the workspace.
+type Trust struct {
+	Trusted bool   `json:"trusted"`
+	Root    string `json:"root,omitempty"` // real path of the workspace, if it exists
+	// Reason says why, for users: "trusted by flag --trust-workspace",
+	// "trusted with `langhost trust` at ...", or what to do to trust it.
+	Reason string `json:"reason"`
+}
+
+// Ignored is a workspace setting that was not applied.
+type Ignored struct {
+	Key    string `json:"key"`
+	Value  any    `json:"value"`
+	File   string `json:"file"`
+	Line   int    `json:"line"`
+	Column int    `json:"column"`
+	Grants string `json:"grants"` // what the key would grant
+	Reason string `json:"reason"` // why the workspace is not trusted
+}
+
+func (i Ignored) String() string {
+	return fmt.Sprintf("%s:%d:%d: %s ignored (it %s): %s", i.File, i.Line, i.Column, i.Key, i.Grants, i.Reason)
+}
+
+// Warnings are what a user should see on every run: the ignored settings.
+func (c *Config) Warnings() []string {
+	var w []string
+	for _, i := range c.Ignored {
+		w = append(w, i.String())
+	}
+	return w
 }
 
 // Origin says where the value of key came from: "default", a file path,
@@ -74,8 +147,11 @@ func (c *Config) Origin(key string) string { return c.origins[key] }
 
 // Paths are where config files are looked for.
 type Paths struct {
-	User      string // e.g. ~/.config/langhost/config.yaml
-	Workspace string // ./.langhost.yaml
+	User string // e.g. ~/.config/langhost/config.yaml
+	// Workspace is the workspace's config file; a relative path is relative
+	// to the workspace root (.langhost.yaml).
+	Workspace string
+	Trust     string // the trust store, e.g. ~/.config/langhost/trusted.json
 }
 
 // DefaultPaths returns the standard config file locations.
@@ -83,11 +159,24 @@ func DefaultPaths() Paths {
 	p := Paths{Workspace: ".langhost.yaml"}
 	if dir, err := os.UserConfigDir(); err == nil {
 		p.User = filepath.Join(dir, "langhost", "config.yaml")
+		p.Trust = filepath.Join(dir, "langhost", "trusted.json")
 	}
 	return p
 }
 
+// WorkspaceFile returns the config file of the workspace at root.
+func (p Paths) WorkspaceFile(root string) string {
+	if p.Workspace == "" || filepath.IsAbs(p.Workspace) {
+		return p.Workspace
+	}
+	return filepath.Join(root, p.Workspace)
+}
+
 // Load builds the effective configuration. flags may be nil.
+//
+// The workspace, and whether it is trusted, are decided by the trusted
+// sources alone: defaults, the user file, environment, flags and the trust
+// store. The workspace's .langhost.yaml comes last.
 func Load(paths Paths, flags *pflag.FlagSet, env func(string) (string, bool)) (*Config, error) {
 	if env == nil {
 		env = os.LookupEnv
@@ -98,27 +187,22 @@ func Load(paths Paths, flags *pflag.FlagSet, env func(string) (string, bool)) (*
 		v.SetDefault(k.Name, k.Default)
 		c.origins[k.Name] = "default"
 	}
-	for _, file := range []string{paths.User, paths.Workspace} {
-		if file == "" {
-			continue
-		}
-		values, err := readFile(file)
-		if errors.Is(err, fs.ErrNotExist) {
-			continue
-		}
-		if err != nil {
+	if paths.User != "" {
+		data, err := readConfig(paths.User)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+		case err != nil:
 			return nil, err
-		}
-		if err := v.MergeConfigMap(values); err != nil {
-			return nil, fmt.Errorf("%s: %w", file, err)
-		}
-		c.Files = append(c.Files, file)
-		for _, k := range Keys {
-			if lookupNested(values, k.Name) {
-				c.origins[k.Name] = file
+		default:
+			if _, err := c.merge(v, paths.User, data, nil); err != nil {
+				return nil, err
 			}
 		}
 	}
+	// Environment and flags go into viper's override layers, above every
+	// file whatever the merge order, so they apply before the workspace
+	// file is even located.
+	overrides := map[string]string{}
 	for _, k := range Keys {
 		name := k.envName()
 		if val, ok := env(name); ok {
@@ -127,7 +211,7 @@ func Load(paths Paths, flags *pflag.FlagSet, env func(string) (string, bool)) (*
 			} else {
 				v.Set(k.Name, val)
 			}
-			c.origins[k.Name] = "env " + name
+			overrides[k.Name] = "env " + name
 		}
 		if flags == nil || k.Flag == "" {
 			continue
@@ -136,11 +220,21 @@ func Load(paths Paths, flags *pflag.FlagSet, env func(string) (string, bool)) (*
 			if err := v.BindPFlag(k.Name, f); err != nil {
 				return nil, err
 			}
-			c.origins[k.Name] = "flag --" + k.Flag
+			overrides[k.Name] = "flag --" + k.Flag
 		}
 	}
-
+	maps.Copy(c.origins, overrides)
+	trustAll, err := toBool(v.Get("trust_workspace"))
+	if err != nil {
+		return nil, fmt.Errorf("trust_workspace (from %s): %w", c.origins["trust_workspace"], err)
+	}
+	c.TrustAll = trustAll
 	c.Workspace = v.GetString("workspace")
+	if err := c.mergeWorkspace(v, paths); err != nil {
+		return nil, err
+	}
+	maps.Copy(c.origins, overrides)
+
 	c.Languages = v.GetStringSlice("languages")
 	c.Format = v.GetString("format")
 	c.AllowTools = v.GetStringSlice("tools.allow")
@@ -175,6 +269,81 @@ func Load(paths Paths, flags *pflag.FlagSet, env func(string) (string, bool)) (*
 	return c, nil
 }
 
+// mergeWorkspace decides whether the workspace is trusted and merges its
+// config file: all of it when trusted, else only what grants nothing.
+func (c *Config) mergeWorkspace(v *viper.Viper, paths Paths) error {
+	root, err := workspace.New(c.Workspace)
+	if err != nil {
+		// The host reports a missing workspace; config show still works.
+		c.Trust = Trust{Reason: fmt.Sprintf("workspace not trusted: %v", err)}
+		return nil
+	}
+	file, data, err := readWorkspaceConfig(paths, root)
+	if err != nil {
+		return err
+	}
+	c.Trust, err = decideTrust(paths.Trust, root.Dir(), file, data, c.TrustAll, c.origins["trust_workspace"])
+	if err != nil || file == "" {
+		return err
+	}
+	c.Ignored, err = c.merge(v, file, data, func(k Key, val any) bool {
+		switch {
+		case c.Trust.Trusted || k.Workspace:
+			return true
+		case k.Tighten:
+			return tightens(v.Get(k.Name), val)
+		}
+		return false
+	})
+	return err
+}
+
+// merge merges one config file into v and records where values came
+// from. keep, if not nil, says whether a key's value may be taken from
+// the file; the others are dropped and returned.
+func (c *Config) merge(v *viper.Viper, file string, data []byte, keep func(Key, any) bool) ([]Ignored, error) {
+	values, pos, err := parseConfig(file, data)
+	if err != nil {
+		return nil, err
+	}
+	var ignored []Ignored
+	for _, k := range Keys {
+		val, ok := lookupNested(values, k.Name)
+		if !ok {
+			continue
+		}
+		if keep != nil && !keep(k, val) {
+			deleteNested(values, k.Name)
+			p := pos[k.Name]
+			ignored = append(ignored, Ignored{Key: k.Name, Value: redactKey(k.Name, val), File: file,
+				Line: p.Line, Column: p.Column, Grants: k.Grants, Reason: c.Trust.Reason})
+			continue
+		}
+		c.origins[k.Name] = file
+	}
+	if err := v.MergeConfigMap(values); err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	c.Files = append(c.Files, file)
+	return ignored, nil
+}
+
+// tightens reports whether limit next is at most cur; limits are byte
+// counts or durations. A value that does not parse is kept, so that Load
+// reports it with its file.
+func tightens(cur, next any) bool {
+	if n, err := cast.ToInt64E(next); err == nil {
+		c, err := cast.ToInt64E(cur)
+		return err == nil && n <= c
+	}
+	n, err := time.ParseDuration(fmt.Sprint(next))
+	if err != nil {
+		return true
+	}
+	c, err := time.ParseDuration(fmt.Sprint(cur))
+	return err == nil && n <= c
+}
+
 // Allows reports whether tools.allow lets tool id change files without
 // confirmation. Entries are tool ids or globs ("go.*").
 func (c *Config) Allows(id string) bool {
@@ -189,15 +358,18 @@ func (c *Config) Allows(id string) bool {
 // Values returns every setting's effective value, for `config show`.
 func (c *Config) Values() map[string]any {
 	return map[string]any{
-		"workspace":     c.Workspace,
-		"languages":     c.Languages,
-		"timeout":       c.Timeout.String(),
-		"max_output":    c.MaxOutput,
-		"format":        c.Format,
-		"tools.allow":   c.AllowTools,
-		"log.level":     c.LogLevel,
-		"mcp.token":     redact(c.MCPToken),
-		"spec.max_size": c.SpecMaxSize,
+		"workspace":           c.Workspace,
+		"languages":           c.Languages,
+		"timeout":             c.Timeout.String(),
+		"max_output":          c.MaxOutput,
+		"format":              c.Format,
+		"tools.allow":         c.AllowTools,
+		"log.level":           c.LogLevel,
+		"mcp.token":           redact(c.MCPToken),
+		"daemon.enabled":      c.Daemon,
+		"daemon.idle_timeout": c.DaemonIdleTimeout.String(),
+		"spec.max_size":       c.SpecMaxSize,
+		"trust_workspace":     c.TrustAll,
 	}
 }
 
@@ -208,28 +380,44 @@ func redact(s string) string {
 	return "(set, hidden)"
 }
 
-// loadDaemon reads the daemon settings. The environment gives strings, so
-// the switch is parsed strictly here rather than by viper, which reads
-// "no" as false and "yes" as false too.
-func (c *Config) loadDaemon(v *viper.Viper) error {
-	switch on := v.Get("daemon.enabled").(type) {
-	case bool:
-		c.Daemon = on
-	case string:
-		b, err := strconv.ParseBool(on)
-		if err != nil {
-			return fmt.Errorf("daemon.enabled (from %s): %q is not a boolean (use 1/0 or true/false)", c.origins["daemon.enabled"], on)
-		}
-		c.Daemon = b
-	default:
-		return fmt.Errorf("daemon.enabled (from %s): %v is not a boolean", c.origins["daemon.enabled"], on)
+// redactKey hides secret values (mcp.token) in reports.
+func redactKey(key string, v any) any {
+	if key == "mcp.token" {
+		return redact(fmt.Sprint(v))
 	}
+	return v
+}
+
+// loadDaemon reads the daemon settings.
+func (c *Config) loadDaemon(v *viper.Viper) error {
+	on, err := toBool(v.Get("daemon.enabled"))
+	if err != nil {
+		return fmt.Errorf("daemon.enabled (from %s): %w", c.origins["daemon.enabled"], err)
+	}
+	c.Daemon = on
 	d, err := time.ParseDuration(v.GetString("daemon.idle_timeout"))
 	if err != nil || d <= 0 {
 		return fmt.Errorf("daemon.idle_timeout (from %s): %q is not a positive duration", c.origins["daemon.idle_timeout"], v.GetString("daemon.idle_timeout"))
 	}
 	c.DaemonIdleTimeout = d
 	return nil
+}
+
+// toBool parses a switch strictly: the environment gives strings, and
+// viper would read "yes" as false.
+func toBool(v any) (bool, error) {
+	switch b := v.(type) {
+	case bool:
+		return b, nil
+	case string:
+		parsed, err := strconv.ParseBool(b)
+		if err != nil {
+			return false, fmt.Errorf("%q is not a boolean (use 1/0 or true/false)", b)
+		}
+		return parsed, nil
+	default:
+		return false, fmt.Errorf("%v is not a boolean", v)
+	}
 }
 
 func (k Key) envName() string {
@@ -248,35 +436,73 @@ func splitList(s string) []string {
 	return strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' })
 }
 
-// readFile reads a config file strictly: unknown keys are errors naming the
-// file, line and the closest known key.
-func readFile(file string) (map[string]any, error) {
-	data, err := os.ReadFile(file)
+// maxConfigSize caps config files: a workspace's is hostile and may be a
+// huge file.
+const maxConfigSize = 1 << 20
+
+// readConfig reads a config file, which must be a regular file of at most
+// maxConfigSize bytes.
+func readConfig(file string) ([]byte, error) {
+	// Stat first: opening a FIFO would block.
+	st, err := os.Stat(file)
 	if err != nil {
 		return nil, err
 	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file", file)
+	}
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	data, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	if len(data) > maxConfigSize {
+		return nil, fmt.Errorf("%s: larger than %d bytes", file, maxConfigSize)
+	}
+	return data, nil
+}
+
+// position is where a key is in a config file.
+type position struct{ Line, Column int }
+
+// parseConfig decodes a config file strictly: unknown keys are errors
+// naming the file, line and the closest known key. It returns the values,
+// nested by key (a dotted key such as "tools.allow:" is nested too, so a
+// key is found under one spelling only), and the position of every key.
+func parseConfig(file string, data []byte) (map[string]any, map[string]position, error) {
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return nil, fmt.Errorf("%s: invalid YAML: %w", file, err)
+		return nil, nil, fmt.Errorf("%s: invalid YAML: %w", file, err)
 	}
+	values, pos := map[string]any{}, map[string]position{}
 	if len(root.Content) == 0 {
-		return map[string]any{}, nil
+		return values, pos, nil
 	}
 	known := make([]string, len(Keys))
 	for i, k := range Keys {
 		known[i] = k.Name
 	}
-	if err := checkKeys(file, root.Content[0], "", known); err != nil {
-		return nil, err
+	nodes := map[string]*yaml.Node{}
+	if err := checkKeys(file, root.Content[0], "", known, nodes, pos); err != nil {
+		return nil, nil, err
 	}
-	var values map[string]any
-	if err := root.Content[0].Decode(&values); err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+	for name, n := range nodes {
+		var val any
+		if err := n.Decode(&val); err != nil {
+			return nil, nil, fmt.Errorf("%s:%d:%d: %s: %w", file, n.Line, n.Column, name, err)
+		}
+		setNested(values, name, val)
 	}
-	return values, nil
+	return values, pos, nil
 }
 
-func checkKeys(file string, n *yaml.Node, prefix string, known []string) error {
+// checkKeys collects the value node and position of every setting in the
+// mapping n.
+func checkKeys(file string, n *yaml.Node, prefix string, known []string, nodes map[string]*yaml.Node, pos map[string]position) error {
 	if n.Kind != yaml.MappingNode {
 		return fmt.Errorf("%s:%d:%d: expected a mapping of settings", file, n.Line, n.Column)
 	}
@@ -286,11 +512,19 @@ func checkKeys(file string, n *yaml.Node, prefix string, known []string) error {
 		if prefix != "" {
 			name = prefix + "." + k.Value
 		}
-		if contains(known, name) {
+		// Only plain keys: a merge key (<<) or an alias could bring in
+		// settings that were never checked here.
+		plain := k.Kind == yaml.ScalarNode && k.Tag != "!!merge"
+		switch {
+		case plain && contains(known, name):
+			if p, dup := pos[name]; dup {
+				return fmt.Errorf("%s:%d:%d: %s is set twice (first at line %d)", file, k.Line, k.Column, name, p.Line)
+			}
+			nodes[name] = val
+			pos[name] = position{k.Line, k.Column}
 			continue
-		}
-		if val.Kind == yaml.MappingNode && hasPrefix(known, name+".") {
-			if err := checkKeys(file, val, name, known); err != nil {
+		case plain && val.Kind == yaml.MappingNode && hasPrefix(known, name+"."):
+			if err := checkKeys(file, val, name, known, nodes, pos); err != nil {
 				return err
 			}
 			continue
@@ -304,14 +538,42 @@ func checkKeys(file string, n *yaml.Node, prefix string, known []string) error {
 	return nil
 }
 
-func lookupNested(m map[string]any, key string) bool {
+func lookupNested(m map[string]any, key string) (any, bool) {
 	head, rest, nested := strings.Cut(key, ".")
 	v, ok := m[head]
 	if !ok || !nested {
-		return ok
+		return v, ok
 	}
 	sub, ok := v.(map[string]any)
-	return ok && lookupNested(sub, rest)
+	if !ok {
+		return nil, false
+	}
+	return lookupNested(sub, rest)
+}
+
+func setNested(m map[string]any, key string, v any) {
+	head, rest, nested := strings.Cut(key, ".")
+	if !nested {
+		m[head] = v
+		return
+	}
+	sub, ok := m[head].(map[string]any)
+	if !ok {
+		sub = map[string]any{}
+		m[head] = sub
+	}
+	setNested(sub, rest, v)
+}
+
+func deleteNested(m map[string]any, key string) {
+	head, rest, nested := strings.Cut(key, ".")
+	if !nested {
+		delete(m, head)
+		return
+	}
+	if sub, ok := m[head].(map[string]any); ok {
+		deleteNested(sub, rest)
+	}
 }
 
 func contains(list []string, s string) bool {
