@@ -4,13 +4,12 @@ import (
 	"bufio"
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/textproto"
 	"os"
-	"strconv"
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/langhost/langhost/plugins/lsp"
 )
 
 // The test binary doubles as a scripted language server: run as
@@ -24,6 +23,9 @@ import (
 //	        workspace/projectInitializationComplete; answers empty results
 //	        before that; fails the first references request with -30099;
 //	        never answers textDocument/implementation (to be killed mid-call)
+//	malformed  like roslyn, but answers the first workspace/symbol request
+//	        made under a log file with a Content-Length that is not a
+//	        number, and then lingers until killed
 func runFakeServer(mode, logPath string) {
 	if mode == "exit" {
 		os.Exit(3)
@@ -47,7 +49,7 @@ func runFakeServer(mode, logPath string) {
 		body, _ := json.Marshal(v)
 		wmu.Lock()
 		defer wmu.Unlock()
-		fmt.Fprintf(os.Stdout, "Content-Length: %d\r\n\r\n%s", len(body), body)
+		lsp.WriteMessage(os.Stdout, body)
 	}
 	r := bufio.NewReader(os.Stdin)
 	var (
@@ -57,7 +59,7 @@ func runFakeServer(mode, logPath string) {
 		refCalls int
 	)
 	for {
-		body, err := readFrame(r)
+		body, err := lsp.ReadMessage(r)
 		if err != nil {
 			os.Exit(0)
 		}
@@ -106,6 +108,12 @@ func runFakeServer(mode, logPath string) {
 				send(map[string]any{"method": "workspace/projectInitializationComplete"})
 			}()
 		case "workspace/symbol":
+			if mode == "malformed" && firstLife(logPath) {
+				wmu.Lock()
+				os.Stdout.WriteString("Content-Length: lots\r\n\r\n{}")
+				// Linger, deaf to stdin's EOF, until killed.
+				time.Sleep(time.Hour)
+			}
 			if !isLoaded {
 				reply([]any{})
 				continue
@@ -145,22 +153,13 @@ func rng(l1, c1, l2, c2 int) map[string]any {
 	return map[string]any{"start": map[string]int{"line": l1, "character": c1}, "end": map[string]int{"line": l2, "character": c2}}
 }
 
-func readFrame(r *bufio.Reader) ([]byte, error) {
-	tp := textproto.NewReader(r)
-	n := -1
-	for {
-		line, err := tp.ReadLine()
-		if err != nil {
-			return nil, err
-		}
-		if line == "" {
-			break
-		}
-		if k, v, ok := strings.Cut(line, ":"); ok && strings.EqualFold(k, "Content-Length") {
-			n, _ = strconv.Atoi(strings.TrimSpace(v))
-		}
+// firstLife reports whether no earlier fake server used logPath, and marks
+// it used.
+func firstLife(logPath string) bool {
+	f, err := os.OpenFile(logPath+".started", os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return false
 	}
-	body := make([]byte, n)
-	_, err := io.ReadFull(r, body)
-	return body, err
+	f.Close()
+	return true
 }

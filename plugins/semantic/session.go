@@ -178,17 +178,26 @@ var clientCapabilities = map[string]any{
 
 func (s *session) serverName() string { return s.name }
 
+// exited reports whether the server is gone: its process ended, or its
+// connection did (it closed stdout or sent malformed output), which leaves
+// a live process of no use. The engine replaces it on the next call.
 func (s *session) exited() bool {
 	select {
 	case <-s.srv.Exited():
+		return true
+	case <-s.srv.Done():
 		return true
 	default:
 		return false
 	}
 }
 
-// exitReason waits briefly for the process to be reaped and describes it.
+// exitReason describes why the server is gone, waiting briefly for its
+// process to be reaped.
 func (s *session) exitReason() string {
+	if err := s.srv.Err(); errors.Is(err, lsp.ErrMalformed) {
+		return fmt.Sprintf("%s sent malformed output, so the connection was closed", s.name)
+	}
 	select {
 	case <-s.srv.Exited():
 		return fmt.Sprintf("%s: %v", s.name, s.srv.ExitError())
