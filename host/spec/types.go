@@ -75,6 +75,7 @@ type Tool struct {
 	Timeout              Duration                `yaml:"timeout,omitempty" json:"timeout,omitempty" jsonschema:"per-run timeout, e.g. 5m"`
 	Env                  map[string]string       `yaml:"env,omitempty" json:"env,omitempty" jsonschema:"extra environment variables"`
 	Inputs               map[string]*Input       `yaml:"inputs,omitempty" json:"inputs,omitempty" jsonschema:"extra parameters and overrides of project/path/script/configuration"`
+	EndOfOptions         bool                    `yaml:"endOfOptions,omitempty" json:"endOfOptions,omitempty" jsonschema:"put -- before the positional inputs so that none can be read as an option; every positional input must append (-1), and command and fallback must accept --"`
 
 	// Key is the tool's key in the tools map.
 	Key string `yaml:"-" json:"-"`
@@ -106,6 +107,8 @@ type Input struct {
 	Enum        []any  `yaml:"enum,omitempty" json:"enum,omitempty"`
 	Flag        string `yaml:"flag,omitempty" json:"flag,omitempty" jsonschema:"flag put before the value; a flag ending in = is joined to it; booleans add just the flag"`
 	Arg         *int   `yaml:"arg,omitempty" json:"arg,omitempty" jsonschema:"insert the value at this index of args (-1 appends)"`
+	Items       string `yaml:"items,omitempty" json:"items,omitempty" jsonschema:"type of the elements of an array input: string (default) or path"`
+	AllowDash   bool   `yaml:"allowDash,omitempty" json:"allowDash,omitempty" jsonschema:"the value may start with - or @: only for a flag that always takes the next argument as its value, or a positional input after --"`
 }
 
 // Semantic names the language server behind the semantic operations.
