@@ -3,23 +3,21 @@ package roslyn
 import (
 	"bufio"
 	"encoding/json"
-	"fmt"
 	"io"
-	"net/textproto"
 	"net/url"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/roslyn/roslyntest"
 )
 
-// peer drives a fakeroslyn process with a minimal LSP framing of its own.
+// peer drives a fakeroslyn process.
 type peer struct {
 	t      *testing.T
 	cmd    *exec.Cmd
@@ -81,15 +79,8 @@ func startPeer(t *testing.T, env []string, args ...string) *peer {
 	go func() {
 		r := bufio.NewReader(stdout)
 		for {
-			tp := textproto.NewReader(r)
-			hdr, err := tp.ReadMIMEHeader()
+			body, err := lsp.ReadMessage(r)
 			if err != nil {
-				close(p.msgs)
-				return
-			}
-			n, _ := strconv.Atoi(hdr.Get("Content-Length"))
-			body := make([]byte, n)
-			if _, err := io.ReadFull(r, body); err != nil {
 				close(p.msgs)
 				return
 			}
@@ -124,7 +115,7 @@ func (p *peer) send(v map[string]any) {
 	if err != nil {
 		p.t.Fatal(err)
 	}
-	if _, err := fmt.Fprintf(p.stdin, "Content-Length: %d\r\n\r\n%s", len(body), body); err != nil {
+	if err := lsp.WriteMessage(p.stdin, body); err != nil {
 		p.t.Fatalf("write to fakeroslyn: %v", err)
 	}
 }
