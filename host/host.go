@@ -5,8 +5,10 @@ package host
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"github.com/hashicorp/go-hclog"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -47,9 +49,13 @@ func Sources(cfg *config.Config, ws *workspace.Root) ([]spec.Source, error) {
 		}
 		sources = append(sources, src)
 	}
-	src, err := spec.DirSource("workspace", filepath.Join(ws.Dir(), ".langhost", "languages"), false)
+	src, err := spec.DirSource("workspace", config.WorkspaceSpecDir(ws.Dir()), false)
 	if err != nil {
 		return nil, err
+	}
+	if src.FS != nil && !cfg.Trust.Trusted {
+		// Workspace specs define commands: list them as skipped, never read them.
+		src.FS = untrustedFS{dir: src.FS, reason: errors.New(cfg.Trust.Reason)}
 	}
 	sources = append(sources, src)
 	for _, dir := range cfg.Languages {
@@ -61,6 +67,18 @@ func Sources(cfg *config.Config, ws *workspace.Root) ([]spec.Source, error) {
 	}
 	return sources, nil
 }
+
+// untrustedFS lists the spec files of an untrusted workspace but refuses
+// to read them, so that each is reported as skipped, with the reason,
+// rather than silently missing.
+type untrustedFS struct {
+	dir    fs.FS
+	reason error
+}
+
+func (u untrustedFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(u.dir, name) }
+func (u untrustedFS) Stat(string) (fs.FileInfo, error)           { return nil, u.reason }
+func (u untrustedFS) Open(string) (fs.File, error)               { return nil, u.reason }
 
 // New loads specs and registers their tools. Problems with single spec
 // files do not fail New: they are in Specs.Problems.
