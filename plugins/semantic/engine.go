@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/pluginapi"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
@@ -35,7 +36,8 @@ type Engine struct {
 
 	mu      sync.Mutex // guards the fields below; held while (re)starting
 	opened  bool
-	root    string // workspace root (outputs are relative to it)
+	ws      *workspace.Root // confines every file read or written
+	root    string          // ws.Dir(): outputs are relative to it
 	lspRoot string // directory the server is rooted at
 	lang    string
 	cfg     Config
@@ -75,19 +77,18 @@ func (e *Engine) Open(ctx context.Context, req pluginapi.OpenRequest, progress p
 		e.Field = "root"
 		return e
 	}
-	root := filepath.Clean(req.Root)
-	if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
-		e := failure.New(failure.NotFound, "workspace root %q is not a directory", root)
-		e.Field = "root"
-		return e
+	ws, err := workspace.New(req.Root)
+	if err != nil {
+		return &failure.Error{Code: failure.CodeOf(err), Field: "root", Message: "opening the workspace", Err: err}
 	}
+	root := ws.Dir()
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.sess != nil {
 		e.sess.close(ctx)
 		e.sess = nil
 	}
-	e.opened, e.root, e.lang, e.cfg = true, root, req.Language, cfg
+	e.opened, e.ws, e.root, e.lang, e.cfg = true, ws, root, req.Language, cfg
 	e.lspRoot = findRoot(root, cfg.RootMarkers)
 	e.docsMu.Lock()
 	e.docs = map[string]bool{}
@@ -114,7 +115,11 @@ func (e *Engine) Invoke(ctx context.Context, req pluginapi.InvokeRequest, progre
 	}
 	ctx, cancel := context.WithTimeout(ctx, e.cfg.requestTimeout())
 	defer cancel()
-	out, err := op.run(ctx, &call{e: e, s: s, confirmed: req.Confirmed}, input)
+	err = s.refresh(ctx)
+	var out any
+	if err == nil {
+		out, err = op.run(ctx, &call{e: e, s: s, confirmed: req.Confirmed}, input)
+	}
 	if err != nil {
 		return nil, s.explain(err, req.Operation, e.cfg.requestTimeout())
 	}
@@ -184,6 +189,12 @@ func (e *Engine) session(ctx context.Context, progress pluginapi.ProgressFunc) (
 func (e *Engine) rememberDoc(path string) {
 	e.docsMu.Lock()
 	e.docs[path] = true
+	e.docsMu.Unlock()
+}
+
+func (e *Engine) forgetDoc(path string) {
+	e.docsMu.Lock()
+	delete(e.docs, path)
 	e.docsMu.Unlock()
 }
 
@@ -266,29 +277,25 @@ func findRoot(dir string, markers []string) string {
 	}
 }
 
-// resolvePath turns an input path (relative to the root, or absolute)
-// into an absolute path confined to the workspace root.
+// resolvePath turns an input path (relative to the root, or absolute
+// inside it) into the real path of an existing file in the workspace.
+// Symlinks are followed only as far as they stay inside the root.
 func (e *Engine) resolvePath(key, p string) (string, error) {
 	if p == "" {
 		return "", fieldErr(failure.InvalidInput, key, "is required")
 	}
-	abs := p
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(e.root, p)
+	real, err := e.ws.ResolveRead(key, p)
+	if err != nil {
+		return "", err
 	}
-	abs = filepath.Clean(abs)
-	rel, err := filepath.Rel(e.root, abs)
-	if err != nil || rel == ".." || strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return "", fieldErr(failure.InvalidInput, key, "path %q is outside the workspace root %s", p, e.root)
-	}
-	fi, err := os.Stat(abs)
+	fi, err := os.Stat(real)
 	if err != nil {
 		return "", fieldErr(failure.NotFound, key, "file %q does not exist in the workspace", p)
 	}
 	if fi.IsDir() {
 		return "", fieldErr(failure.InvalidInput, key, "%q is a directory, not a file", p)
 	}
-	return abs, nil
+	return real, nil
 }
 
 // relPath renders a URI for output: relative to the workspace root when

@@ -237,8 +237,8 @@ func TestBadInputs(t *testing.T) {
 		field string
 	}{
 		{"unknown file", "file_symbols", map[string]any{"file": "nope/nope.go"}, failure.NotFound, "file"},
-		{"escape", "file_symbols", map[string]any{"file": "../../etc/passwd"}, failure.InvalidInput, "file"},
-		{"absolute outside", "file_symbols", map[string]any{"file": "/etc/passwd"}, failure.InvalidInput, "file"},
+		{"escape", "file_symbols", map[string]any{"file": "../../etc/passwd"}, failure.Precondition, "file"},
+		{"absolute outside", "file_symbols", map[string]any{"file": "/etc/passwd"}, failure.Precondition, "file"},
 		{"line past end", "symbol_info", map[string]any{"file": "calc/calc.go", "line": 999, "column": 1}, failure.InvalidInput, "line"},
 		{"column past end", "symbol_info", map[string]any{"file": "calc/calc.go", "line": 20, "column": 500}, failure.InvalidInput, "column"},
 		{"missing column", "symbol_info", map[string]any{"file": "calc/calc.go", "line": 20}, failure.InvalidInput, "column"},

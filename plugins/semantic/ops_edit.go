@@ -3,46 +3,91 @@ package semantic
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // fileChange is the new content of one file an edit touches.
 type fileChange struct {
-	path      string
+	path      string // real path inside the workspace
 	rel       string
-	old, new  []byte
+	old, new  []byte // old is the text the server computed the edit on
 	editCount int
 }
 
 // FileDiff is the preview of one file's change.
 type FileDiff struct {
-	File  string `json:"file"`
-	Edits int    `json:"edits"`
-	Diff  string `json:"diff"`
+	File   string `json:"file"`
+	Edits  int    `json:"edits"`
+	SHA256 string `json:"sha256" jsonschema:"hash of the content the diff was computed on (sha256:<hex>); pass it back in expect to apply exactly this preview"`
+	Diff   string `json:"diff"`
 }
 
-// changes computes the new file contents a workspace edit produces.
-func (c *call) changes(edit *lsp.WorkspaceEdit) ([]fileChange, error) {
-	byURI := map[lsp.DocumentURI][]lsp.TextEdit{}
-	var order []lsp.DocumentURI
-	add := func(uri lsp.DocumentURI, edits []lsp.TextEdit) {
-		if _, ok := byURI[uri]; !ok {
-			order = append(order, uri)
+// contentHash is the form of a content hash in previews and expect.
+func contentHash(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// editTarget is one file a workspace edit touches.
+type editTarget struct {
+	path    string // real path inside the workspace
+	edits   []lsp.TextEdit
+	version *int32 // the document version the server says it edited, if any
+}
+
+// editTargets groups a workspace edit by file, confining every file to the
+// workspace: a server may name any path, or one that leads out through a
+// symlink, and langhost writes only regular files inside the root.
+func (c *call) editTargets(edit *lsp.WorkspaceEdit) ([]*editTarget, error) {
+	byPath := map[string]*editTarget{}
+	via := map[string]lsp.DocumentURI{}
+	var order []string
+	add := func(uri lsp.DocumentURI, edits []lsp.TextEdit, version *int32) error {
+		p, err := uri.Path()
+		if err != nil {
+			return failure.Wrap(failure.Internal, err, "the edit from %s names %q", c.s.name, uri)
 		}
-		byURI[uri] = append(byURI[uri], edits...)
+		real, err := c.e.ws.ResolveWrite("", p)
+		if err != nil {
+			return failure.Wrap(failure.Precondition, err, "the edit from %s touches %s, which langhost does not write; nothing was written", c.s.name, p)
+		}
+		t := byPath[real]
+		if t == nil {
+			t = &editTarget{path: real, version: version}
+			byPath[real], via[real] = t, uri
+			order = append(order, real)
+		} else if via[real] != uri {
+			return failure.New(failure.Precondition, "the edit from %s touches %s twice, as %s and %s; nothing was written", c.s.name, c.e.relPath(lsp.URIFromPath(real)), via[real], uri)
+		}
+		t.edits = append(t.edits, edits...)
+		return nil
 	}
-	for uri, edits := range edit.Changes {
-		add(uri, edits)
+	uris := make([]lsp.DocumentURI, 0, len(edit.Changes))
+	for uri := range edit.Changes {
+		uris = append(uris, uri)
+	}
+	sort.Slice(uris, func(i, j int) bool { return uris[i] < uris[j] })
+	for _, uri := range uris {
+		if err := add(uri, edit.Changes[uri], nil); err != nil {
+			return nil, err
+		}
 	}
 	for _, raw := range edit.DocumentChanges {
 		var probe struct {
@@ -58,28 +103,72 @@ func (c *call) changes(edit *lsp.WorkspaceEdit) ([]fileChange, error) {
 		if err := json.Unmarshal(raw, &tde); err != nil {
 			return nil, failure.Wrap(failure.Internal, err, "decoding workspace edit from %s", c.s.name)
 		}
-		add(tde.TextDocument.URI, tde.Edits)
+		if err := add(tde.TextDocument.URI, tde.Edits, tde.TextDocument.Version); err != nil {
+			return nil, err
+		}
 	}
-	sort.Slice(order, func(i, j int) bool { return order[i] < order[j] })
-	var out []fileChange
-	for _, uri := range order {
-		path, err := uri.Path()
+	sort.Strings(order)
+	out := make([]*editTarget, len(order))
+	for i, p := range order {
+		out[i] = byPath[p]
+	}
+	return out, nil
+}
+
+// editChanges asks the server for an edit with request and computes the
+// new file contents. The edit must be applied to exactly the text the
+// server computed it on, which langhost knows only for documents it has
+// open: a file the server read from disk by itself may be a stale copy. So
+// when the edit touches files that are not open, they are opened and the
+// edit is requested again.
+func (c *call) editChanges(ctx context.Context, request func(context.Context) (*lsp.WorkspaceEdit, error)) ([]fileChange, error) {
+	for attempt := 1; ; attempt++ {
+		edit, err := request(ctx)
 		if err != nil {
-			return nil, failure.Wrap(failure.Internal, err, "edit target")
+			return nil, err
 		}
-		rel := c.e.relPath(uri)
-		if strings.HasPrefix(rel, "/") {
-			return nil, failure.New(failure.Precondition, "the edit from %s touches %s, outside the workspace root", c.s.name, path)
-		}
-		m, err := c.s.peek(path)
+		targets, err := c.editTargets(edit)
 		if err != nil {
-			return nil, failure.Wrap(failure.NotFound, err, "reading %s", rel)
+			return nil, err
 		}
-		newContent, err := lsp.ApplyEdits(m.Content(), byURI[uri])
+		var closed []string
+		for _, t := range targets {
+			if c.s.openDoc(t.path) == nil {
+				closed = append(closed, t.path)
+			}
+		}
+		if len(closed) == 0 {
+			return c.changes(targets)
+		}
+		if attempt == 3 {
+			return nil, failure.New(failure.Internal, "%s keeps editing files it has not been given (%s)", c.s.name, c.e.relPath(lsp.URIFromPath(closed[0])))
+		}
+		for _, p := range closed {
+			if _, err := c.s.document(ctx, p); err != nil {
+				return nil, err
+			}
+		}
+	}
+}
+
+// changes applies each target's edits to its open document.
+func (c *call) changes(targets []*editTarget) ([]fileChange, error) {
+	out := make([]fileChange, 0, len(targets))
+	for _, t := range targets {
+		d := c.s.openDoc(t.path)
+		rel := c.e.relPath(lsp.URIFromPath(t.path))
+		if d == nil {
+			return nil, failure.New(failure.Internal, "%s is not open in %s", rel, c.s.name)
+		}
+		if t.version != nil && *t.version != d.version {
+			return nil, failure.New(failure.Precondition, "%s computed its edit on version %d of %s, but langhost sent version %d; nothing was written, try again", c.s.name, *t.version, rel, d.version)
+		}
+		old := d.content()
+		newContent, err := lsp.ApplyEdits(old, t.edits)
 		if err != nil {
 			return nil, failure.Wrap(failure.Internal, err, "applying the edit from %s to %s", c.s.name, rel)
 		}
-		out = append(out, fileChange{path: path, rel: rel, old: m.Content(), new: newContent, editCount: len(byURI[uri])})
+		out = append(out, fileChange{path: t.path, rel: rel, old: old, new: newContent, editCount: len(t.edits)})
 	}
 	return out, nil
 }
@@ -89,18 +178,93 @@ func previews(changes []fileChange) ([]FileDiff, string) {
 	var all strings.Builder
 	for _, ch := range changes {
 		d := UnifiedDiff(ch.rel, string(ch.old), string(ch.new))
-		files = append(files, FileDiff{File: ch.rel, Edits: ch.editCount, Diff: d})
+		files = append(files, FileDiff{File: ch.rel, Edits: ch.editCount, SHA256: contentHash(ch.old), Diff: d})
 		all.WriteString(d)
 	}
 	return files, all.String()
 }
 
-// apply writes the changes atomically and tells the server.
-func (c *call) apply(ctx context.Context, what string, changes []fileChange) error {
+// expectation is the expect input of rename and code_actions: the content
+// hash of every file of the preview being applied, by workspace-relative
+// path.
+type expectation map[string]string
+
+func (x expectation) validate(apply bool) error {
+	if x != nil && !apply {
+		return fieldErr(failure.InvalidInput, "expect", "is only used with apply")
+	}
+	for file, h := range x {
+		hexPart, ok := strings.CutPrefix(strings.ToLower(h), "sha256:")
+		if b, err := hex.DecodeString(hexPart); !ok || err != nil || len(b) != sha256.Size {
+			return fieldErr(failure.InvalidInput, "expect", "%s: %q is not a content hash from a preview (sha256:<64 hex digits>)", file, h)
+		}
+		if file == "" {
+			return fieldErr(failure.InvalidInput, "expect", "empty file name")
+		}
+	}
+	return nil
+}
+
+// check refuses changes that are not the preview the caller saw: a file
+// whose content changed since, or a different set of files.
+func (x expectation) check(e *Engine, changes []fileChange) error {
+	want := map[string]string{}
+	for file, h := range x {
+		p := filepath.FromSlash(file)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(e.root, p)
+		}
+		want[e.relPath(lsp.URIFromPath(filepath.Clean(p)))] = strings.ToLower(h)
+	}
+	var changed, added []string
+	for _, ch := range changes {
+		h, ok := want[ch.rel]
+		delete(want, ch.rel)
+		switch {
+		case !ok:
+			added = append(added, ch.rel)
+		case h != contentHash(ch.old):
+			changed = append(changed, ch.rel)
+		}
+	}
+	dropped := slices.Sorted(maps.Keys(want))
+	if len(changed)+len(added)+len(dropped) == 0 {
+		return nil
+	}
+	var why []string
+	if len(changed) > 0 {
+		why = append(why, fmt.Sprintf("%s changed since the preview", strings.Join(changed, ", ")))
+	}
+	if len(added) > 0 {
+		why = append(why, fmt.Sprintf("the edit now also touches %s", strings.Join(added, ", ")))
+	}
+	if len(dropped) > 0 {
+		why = append(why, fmt.Sprintf("the edit no longer touches %s", strings.Join(dropped, ", ")))
+	}
+	err := fieldErr(failure.Precondition, "expect", "%s; nothing was written: preview again and apply the new preview", strings.Join(why, "; "))
+	err.Details = map[string]any{"changed": nonNilStrings(changed), "added": nonNilStrings(added), "removed": nonNilStrings(dropped)}
+	return err
+}
+
+func nonNilStrings(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// apply writes the changes atomically and tells the server. With expect,
+// the changes must be the preview the caller saw.
+func (c *call) apply(ctx context.Context, what string, changes []fileChange, expect expectation) error {
+	if expect != nil {
+		if err := expect.check(c.e, changes); err != nil {
+			return err
+		}
+	}
 	if !c.confirmed {
 		return failure.New(failure.Precondition, "%s needs confirmation: it writes %d file(s); repeat the call with confirmation to apply", what, len(changes))
 	}
-	if err := writeAtomically(changes); err != nil {
+	if err := writeAtomically(c.e.ws, changes, os.Rename); err != nil {
 		return err
 	}
 	paths := make([]string, len(changes))
@@ -110,62 +274,144 @@ func (c *call) apply(ctx context.Context, what string, changes []fileChange) err
 	return c.s.filesWritten(ctx, paths)
 }
 
-// writeAtomically writes every file or none: it first writes all new
-// contents to temporary files beside their targets, then renames them over
-// the targets, restoring the old contents if a rename fails midway.
-func writeAtomically(changes []fileChange) error {
+// writeAtomically replaces the content of every file or of none. Each file
+// must still be a regular file inside the workspace (not a symlink, not
+// replaced by a directory) holding the content the edit was computed on.
+// New contents are staged in temporary files beside their targets (written,
+// synced, given the target's permissions) and the targets are kept as
+// backups (hard links where the file system allows, else copies); then the
+// staged files are renamed over the targets. If a rename fails, the files
+// already replaced get their backups back, so nothing is half-written; a
+// backup that cannot be put back is left in place and named in the error,
+// so nothing is lost. rename is os.Rename except in tests that inject a
+// failure.
+func writeAtomically(ws *workspace.Root, changes []fileChange, rename func(from, to string) error) error {
 	type staged struct {
-		ch   fileChange
-		tmp  string
-		mode os.FileMode
+		ch          fileChange
+		tmp, backup string
 	}
 	var stage []staged
 	cleanup := func() {
 		for _, s := range stage {
 			os.Remove(s.tmp)
+			if s.backup != "" {
+				os.Remove(s.backup)
+			}
 		}
 	}
 	for _, ch := range changes {
+		if real, err := ws.ResolveWrite("", ch.path); err != nil || real != ch.path {
+			cleanup()
+			if err == nil {
+				err = fmt.Errorf("it now leads to %s", real)
+			}
+			return failure.Wrap(failure.Precondition, err, "%s changed on disk since the edit was computed; nothing was written", ch.rel)
+		}
+		fi, err := os.Lstat(ch.path)
+		if err != nil {
+			cleanup()
+			return failure.Wrap(failure.Precondition, err, "%s; nothing was written", ch.rel)
+		}
 		cur, err := os.ReadFile(ch.path)
 		if err != nil {
 			cleanup()
-			return failure.Wrap(failure.Precondition, err, "reading %s before writing", ch.rel)
+			return failure.Wrap(failure.Precondition, err, "reading %s before writing; nothing was written", ch.rel)
 		}
 		if !bytes.Equal(cur, ch.old) {
 			cleanup()
-			return failure.New(failure.Precondition, "%s changed on disk while the edit was computed; nothing was written", ch.rel)
+			return failure.New(failure.Precondition, "%s changed on disk since the edit was computed; nothing was written", ch.rel)
 		}
-		fi, err := os.Stat(ch.path)
-		if err != nil {
-			cleanup()
-			return failure.Wrap(failure.Precondition, err, "%s", ch.rel)
-		}
-		f, err := os.CreateTemp(filepath.Dir(ch.path), "."+filepath.Base(ch.path)+".langhost-*")
+		tmp, err := stageFile(ch.path, ".langhost-new-", ch.new, fi.Mode())
 		if err != nil {
 			cleanup()
 			return failure.Wrap(failure.Precondition, err, "staging %s; nothing was written", ch.rel)
 		}
-		stage = append(stage, staged{ch: ch, tmp: f.Name(), mode: fi.Mode().Perm()})
-		_, werr := f.Write(ch.new)
-		cerr := f.Close()
-		if err := errors.Join(werr, cerr, os.Chmod(f.Name(), fi.Mode().Perm())); err != nil {
+		stage = append(stage, staged{ch: ch, tmp: tmp})
+		backup, err := backupFile(ch.path, ch.old, fi.Mode())
+		if err != nil {
 			cleanup()
-			return failure.Wrap(failure.Precondition, err, "staging %s; nothing was written", ch.rel)
+			return failure.Wrap(failure.Precondition, err, "backing up %s; nothing was written", ch.rel)
 		}
+		stage[len(stage)-1].backup = backup
 	}
 	for i, s := range stage {
-		if err := os.Rename(s.tmp, s.ch.path); err != nil {
-			// Roll back the files already replaced.
-			var rollback []error
+		if err := rename(s.tmp, s.ch.path); err != nil {
+			var lost []string
 			for _, done := range stage[:i] {
-				rollback = append(rollback, os.WriteFile(done.ch.path, done.ch.old, done.mode))
+				// A backup that cannot be put back stays where it is.
+				if rerr := rename(done.backup, done.ch.path); rerr != nil {
+					lost = append(lost, fmt.Sprintf("%s (its old content is in %s: %v)", done.ch.rel, done.backup, rerr))
+				}
 			}
-			cleanup()
-			return failure.Wrap(failure.Internal, errors.Join(append([]error{err}, rollback...)...),
-				"writing %s failed; %d earlier file(s) were restored", s.ch.rel, i)
+			for _, s := range stage[i:] {
+				os.Remove(s.tmp)
+				os.Remove(s.backup)
+			}
+			syncDirs(stage[:i], func(s staged) string { return s.ch.path })
+			if len(lost) > 0 {
+				return failure.Wrap(failure.Internal, err, "writing %s failed, and %d earlier file(s) could not be restored: %s", s.ch.rel, len(lost), strings.Join(lost, "; "))
+			}
+			return failure.Wrap(failure.Internal, err, "writing %s failed; nothing was changed (%d earlier file(s) were restored)", s.ch.rel, i)
 		}
 	}
+	for _, s := range stage {
+		os.Remove(s.backup)
+	}
+	syncDirs(stage, func(s staged) string { return s.ch.path })
 	return nil
+}
+
+// stageFile writes content to a new hidden file beside path, with path's
+// permission bits, and syncs it to disk.
+func stageFile(path, infix string, content []byte, mode os.FileMode) (string, error) {
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+infix+"*")
+	if err != nil {
+		return "", err
+	}
+	_, werr := f.Write(content)
+	err = errors.Join(werr, f.Chmod(mode.Perm()), f.Sync(), f.Close())
+	if err != nil {
+		os.Remove(f.Name())
+		return "", err
+	}
+	return f.Name(), nil
+}
+
+// backupFile keeps the current file under a new hidden name beside it: a
+// hard link (the same inode, so owner and mode come back too) or, where
+// links are not possible, a copy of old, which is its verified content.
+func backupFile(path string, old []byte, mode os.FileMode) (string, error) {
+	for range 10 {
+		var rnd [8]byte
+		rand.Read(rnd[:])
+		name := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".langhost-old-"+hex.EncodeToString(rnd[:]))
+		err := os.Link(path, name)
+		if err == nil {
+			return name, nil
+		}
+		if !errors.Is(err, fs.ErrExist) {
+			break
+		}
+	}
+	return stageFile(path, ".langhost-old-", old, mode)
+}
+
+// syncDirs syncs the directories of the renamed files so the renames
+// survive a crash. Errors are ignored: some file systems cannot sync a
+// directory, and the renames have happened either way.
+func syncDirs[T any](items []T, path func(T) string) {
+	done := map[string]bool{}
+	for _, it := range items {
+		dir := filepath.Dir(path(it))
+		if done[dir] {
+			continue
+		}
+		done[dir] = true
+		if d, err := os.Open(dir); err == nil {
+			d.Sync()
+			d.Close()
+		}
+	}
 }
 
 // ---- organize_imports and format
@@ -211,13 +457,17 @@ func organizeImports(ctx context.Context, c *call, in *fileInput) (*newTextOutpu
 		if err != nil {
 			return nil, err
 		}
-		changes, err := c.changes(edit)
+		targets, err := c.editTargets(edit)
 		if err != nil {
 			return nil, err
 		}
-		for _, ch := range changes {
-			if ch.path == doc.path {
-				return newText(doc, rel, ch.new), nil
+		for _, t := range targets {
+			if t.path == doc.path {
+				content, err := lsp.ApplyEdits(doc.content(), t.edits)
+				if err != nil {
+					return nil, failure.Wrap(failure.Internal, err, "applying the edit from %s to %s", c.s.name, rel)
+				}
+				return newText(doc, rel, content), nil
 			}
 		}
 	}
@@ -262,15 +512,16 @@ func format(ctx context.Context, c *call, in *formatInput) (*newTextOutput, erro
 
 type renameInput struct {
 	Target
-	NewName string `json:"newName" jsonschema:"the new name"`
-	Apply   bool   `json:"apply,omitempty" jsonschema:"write the change (needs confirmation); default is a preview"`
+	NewName string      `json:"newName" jsonschema:"the new name"`
+	Apply   bool        `json:"apply,omitempty" jsonschema:"write the change (needs confirmation); default is a preview"`
+	Expect  expectation `json:"expect,omitempty" jsonschema:"with apply: the sha256 of every file of the preview to apply (files[].file -> files[].sha256); the write is refused, and nothing written, if any file changed since the preview or the edit now touches other files"`
 }
 
 func (in *renameInput) validate() error {
 	if strings.TrimSpace(in.NewName) == "" {
 		return fieldErr(failure.InvalidInput, "newName", "is required")
 	}
-	return nil
+	return in.Expect.validate(in.Apply)
 }
 
 type editOutput struct {
@@ -313,15 +564,17 @@ func rename(ctx context.Context, c *call, in *renameInput) (*renameOutput, error
 	}
 	params := c.docPos(r.doc, r.pos)
 	params["newName"] = in.NewName
-	var edit lsp.WorkspaceEdit
-	if err := c.s.call(ctx, "textDocument/rename", params, &edit); err != nil {
-		var re *lsp.ResponseError
-		if errors.As(err, &re) {
-			return nil, failure.Wrap(failure.Precondition, re, "%s refused to rename at %s", c.s.name, c.where(r))
+	changes, err := c.editChanges(ctx, func(ctx context.Context) (*lsp.WorkspaceEdit, error) {
+		var edit lsp.WorkspaceEdit
+		if err := c.s.call(ctx, "textDocument/rename", params, &edit); err != nil {
+			var re *lsp.ResponseError
+			if errors.As(err, &re) {
+				return nil, failure.Wrap(failure.Precondition, re, "%s refused to rename at %s", c.s.name, c.where(r))
+			}
+			return nil, err
 		}
-		return nil, err
-	}
-	changes, err := c.changes(&edit)
+		return &edit, nil
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -332,7 +585,7 @@ func rename(ctx context.Context, c *call, in *renameInput) (*renameOutput, error
 	out := &renameOutput{Symbol: name, NewName: in.NewName}
 	out.Files, out.Diff = previews(changes)
 	if in.Apply {
-		if err := c.apply(ctx, fmt.Sprintf("renaming %s to %s", name, in.NewName), changes); err != nil {
+		if err := c.apply(ctx, fmt.Sprintf("renaming %s to %s", name, in.NewName), changes, in.Expect); err != nil {
 			return nil, err
 		}
 		out.Applied = true
@@ -360,14 +613,22 @@ func (a *actionRef) UnmarshalJSON(b []byte) error {
 }
 
 type codeActionsInput struct {
-	File      string    `json:"file" jsonschema:"file path, relative to the workspace root or absolute inside it"`
-	Line      int       `json:"line" jsonschema:"1-based start line"`
-	Column    int       `json:"column,omitempty" jsonschema:"1-based start column (default 1)"`
-	EndLine   int       `json:"endLine,omitempty" jsonschema:"1-based end line (default: the start)"`
-	EndColumn int       `json:"endColumn,omitempty" jsonschema:"1-based end column"`
-	Only      []string  `json:"only,omitempty" jsonschema:"code action kinds to ask for, e.g. quickfix, refactor, source.organizeImports"`
-	Preview   actionRef `json:"preview,omitempty"`
-	Apply     bool      `json:"apply,omitempty" jsonschema:"write the previewed action's edit (needs confirmation)"`
+	File      string      `json:"file" jsonschema:"file path, relative to the workspace root or absolute inside it"`
+	Line      int         `json:"line" jsonschema:"1-based start line"`
+	Column    int         `json:"column,omitempty" jsonschema:"1-based start column (default 1)"`
+	EndLine   int         `json:"endLine,omitempty" jsonschema:"1-based end line (default: the start)"`
+	EndColumn int         `json:"endColumn,omitempty" jsonschema:"1-based end column"`
+	Only      []string    `json:"only,omitempty" jsonschema:"code action kinds to ask for, e.g. quickfix, refactor, source.organizeImports"`
+	Preview   actionRef   `json:"preview,omitempty"`
+	Apply     bool        `json:"apply,omitempty" jsonschema:"write the previewed action's edit (needs confirmation)"`
+	Expect    expectation `json:"expect,omitempty" jsonschema:"with apply: the sha256 of every file of the preview to apply (files[].file -> files[].sha256); the write is refused, and nothing written, if any file changed since the preview or the edit now touches other files"`
+}
+
+func (in *codeActionsInput) validate() error {
+	if in.Apply && in.Preview == "" {
+		return fieldErr(failure.InvalidInput, "preview", "apply needs preview to name the action")
+	}
+	return in.Expect.validate(in.Apply)
 }
 
 // ActionItem is one available code action.
@@ -388,9 +649,6 @@ type codeActionsOutput struct {
 }
 
 func codeActions(ctx context.Context, c *call, in *codeActionsInput) (*codeActionsOutput, error) {
-	if in.Apply && in.Preview == "" {
-		return nil, fieldErr(failure.InvalidInput, "preview", "apply needs preview to name the action")
-	}
 	if err := c.s.require("codeActionProvider", "textDocument/codeAction"); err != nil {
 		return nil, err
 	}
@@ -408,7 +666,8 @@ func codeActions(ctx context.Context, c *call, in *codeActionsInput) (*codeActio
 			return nil, err
 		}
 	}
-	actions, err := c.codeActionsAt(ctx, doc, lsp.Range{Start: start, End: end}, in.Only)
+	rng := lsp.Range{Start: start, End: end}
+	actions, err := c.codeActionsAt(ctx, doc, rng, in.Only)
 	if err != nil {
 		return nil, err
 	}
@@ -446,17 +705,29 @@ func codeActions(ctx context.Context, c *call, in *codeActionsInput) (*codeActio
 		return nil, err
 	}
 	out.Selected = &out.Actions[idx]
-	edit, err := c.actionEdit(ctx, actions[idx])
-	if err != nil {
-		return nil, err
-	}
-	changes, err := c.changes(edit)
+	selected, asked := actions[idx], false
+	changes, err := c.editChanges(ctx, func(ctx context.Context) (*lsp.WorkspaceEdit, error) {
+		if asked {
+			// Ask again now that the server has every file the edit touches open.
+			again, err := c.codeActionsAt(ctx, doc, rng, in.Only)
+			if err != nil {
+				return nil, err
+			}
+			i := slices.IndexFunc(again, func(a lsp.CodeAction) bool { return a.Title == selected.Title && a.Kind == selected.Kind })
+			if i < 0 {
+				return nil, fieldErr(failure.Precondition, "preview", "%s no longer offers the code action %q", c.s.name, selected.Title)
+			}
+			selected = again[i]
+		}
+		asked = true
+		return c.actionEdit(ctx, selected)
+	})
 	if err != nil {
 		return nil, err
 	}
 	out.Files, out.Diff = previews(changes)
 	if in.Apply {
-		if err := c.apply(ctx, fmt.Sprintf("code action %q", actions[idx].Title), changes); err != nil {
+		if err := c.apply(ctx, fmt.Sprintf("code action %q", selected.Title), changes, in.Expect); err != nil {
 			return nil, err
 		}
 		out.Applied = true

@@ -34,13 +34,18 @@ type session struct {
 
 // document is a file the server has been told about with didOpen.
 type document struct {
-	path    string
+	path    string // real path inside the workspace
 	uri     lsp.DocumentURI
 	version int32
-	modTime time.Time
-	size    int64
-	syncSeq uint64 // diagnostics sequence number when last synced
+	info    os.FileInfo // of the content last sent, to notice changes on disk
+	syncSeq uint64      // diagnostics sequence number when last synced
 	mapper  *lsp.Mapper
+}
+
+// stale reports whether the file on disk may differ from the content last
+// sent: another inode (an editor that writes by rename), size or mtime.
+func (d *document) stale(fi os.FileInfo) bool {
+	return !os.SameFile(d.info, fi) || d.info.Size() != fi.Size() || !d.info.ModTime().Equal(fi.ModTime())
 }
 
 func (d *document) content() []byte { return d.mapper.Content() }
@@ -276,16 +281,20 @@ func (s *session) call(ctx context.Context, method string, params, result any) e
 }
 
 // document opens path in the server (reading it from disk) or, when the
-// file changed on disk since, sends its new content.
+// file changed on disk since, sends its new content. path must come from
+// the workspace's ResolveRead: the real path of a file inside the root.
 func (s *session) document(ctx context.Context, path string) (*document, error) {
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, failure.Wrap(failure.NotFound, err, "reading %s", path)
 	}
+	if !fi.Mode().IsRegular() {
+		return nil, failure.New(failure.InvalidInput, "%s is not a regular file", path)
+	}
 	s.docMu.Lock()
 	defer s.docMu.Unlock()
 	d := s.docs[path]
-	if d != nil && d.modTime.Equal(fi.ModTime()) && d.size == fi.Size() {
+	if d != nil && !d.stale(fi) {
 		return d, nil
 	}
 	content, err := os.ReadFile(path)
@@ -293,11 +302,11 @@ func (s *session) document(ctx context.Context, path string) (*document, error) 
 		return nil, failure.Wrap(failure.NotFound, err, "reading %s", path)
 	}
 	if d != nil && bytes.Equal(content, d.content()) {
-		d.modTime, d.size = fi.ModTime(), fi.Size()
+		d.info = fi
 		return d, nil
 	}
 	if d == nil {
-		d = &document{path: path, uri: lsp.URIFromPath(path), version: 1, modTime: fi.ModTime(), size: fi.Size(), mapper: lsp.NewMapper(content)}
+		d = &document{path: path, uri: lsp.URIFromPath(path), version: 1, info: fi, mapper: lsp.NewMapper(content)}
 		d.syncSeq = s.srv.DiagnosticsSeq()
 		err = s.srv.Notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": lsp.TextDocumentItem{
 			URI: d.uri, LanguageID: s.languageID(path), Version: d.version, Text: string(content)}})
@@ -315,11 +324,65 @@ func (s *session) document(ctx context.Context, path string) (*document, error) 
 		"changes": []lsp.FileEvent{{URI: d.uri, Type: lsp.FileChanged}}})
 }
 
+// refresh brings the open documents in line with the disk before a
+// request, so that positions, previews and edits are computed on the files
+// as they are now, not as they were when langhost last read them. A
+// document that is gone, or no longer a regular file inside the workspace
+// under the same real path, is closed.
+func (s *session) refresh(ctx context.Context) error {
+	s.docMu.Lock()
+	paths := make([]string, 0, len(s.docs))
+	for p := range s.docs {
+		paths = append(paths, p)
+	}
+	s.docMu.Unlock()
+	for _, p := range paths {
+		if real, err := s.e.ws.ResolveRead("", p); err == nil && real == p {
+			_, err := s.document(ctx, p)
+			if err == nil {
+				continue
+			}
+			var fe *failure.Error
+			if !errors.As(err, &fe) {
+				return err // the server connection failed
+			}
+		}
+		if err := s.closeDoc(ctx, p); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// closeDoc tells the server a document is no longer open and forgets it.
+func (s *session) closeDoc(ctx context.Context, path string) error {
+	s.docMu.Lock()
+	d := s.docs[path]
+	delete(s.docs, path)
+	s.docMu.Unlock()
+	s.e.forgetDoc(path)
+	if d == nil {
+		return nil
+	}
+	if err := s.srv.Notify(ctx, "textDocument/didClose", map[string]any{"textDocument": lsp.TextDocumentIdentifier{URI: d.uri}}); err != nil {
+		return err
+	}
+	return s.srv.Notify(ctx, "workspace/didChangeWatchedFiles", map[string]any{
+		"changes": []lsp.FileEvent{{URI: d.uri, Type: lsp.FileDeleted}}})
+}
+
+// openDoc returns the open document of path, or nil.
+func (s *session) openDoc(path string) *document {
+	s.docMu.Lock()
+	defer s.docMu.Unlock()
+	return s.docs[path]
+}
+
 // syncLocked sends new full content of an open document.
 func (s *session) syncLocked(ctx context.Context, d *document, content []byte, fi os.FileInfo) error {
 	d.version++
 	d.mapper = lsp.NewMapper(content)
-	d.modTime, d.size = fi.ModTime(), fi.Size()
+	d.info = fi
 	d.syncSeq = s.srv.DiagnosticsSeq()
 	return s.srv.Notify(ctx, "textDocument/didChange", map[string]any{
 		"textDocument":   map[string]any{"uri": d.uri, "version": d.version},
@@ -369,15 +432,17 @@ func (s *session) languageID(path string) string {
 
 // peek returns a mapper over a file's content as the server sees it: the
 // open document's content, else the file on disk. It does not open the
-// file in the server.
+// file in the server, and reads nothing outside the workspace (a server may
+// point anywhere, and a symlink inside may lead out).
 func (s *session) peek(path string) (*lsp.Mapper, error) {
-	s.docMu.Lock()
-	d := s.docs[path]
-	s.docMu.Unlock()
-	if d != nil {
+	if d := s.openDoc(path); d != nil {
 		return d.mapper, nil
 	}
-	content, err := os.ReadFile(path)
+	real, err := s.e.ws.ResolveRead("", path)
+	if err != nil {
+		return nil, err
+	}
+	content, err := os.ReadFile(real)
 	if err != nil {
 		return nil, err
 	}

@@ -137,11 +137,7 @@ func (c *call) resolveName(ctx context.Context, t Target) (*resolved, error) {
 		return nil, err
 	}
 	m := matches[0]
-	path, err := m.Location.URI.Path()
-	if err != nil {
-		return nil, failure.Wrap(failure.Internal, err, "symbol location")
-	}
-	doc, err := c.s.document(ctx, path)
+	doc, err := c.docAt(ctx, m.Location.URI)
 	if err != nil {
 		return nil, err
 	}
@@ -441,11 +437,16 @@ func (c *call) documentSymbols(ctx context.Context, doc *document) ([]lsp.Docume
 	return syms, nil
 }
 
-// docAt opens the document of uri (for files the server pointed at).
+// docAt opens the document of uri (for files the server pointed at), which
+// must lead to a file inside the workspace.
 func (c *call) docAt(ctx context.Context, uri lsp.DocumentURI) (*document, error) {
 	p, err := uri.Path()
 	if err != nil {
 		return nil, failure.Wrap(failure.Internal, err, "location from %s", c.s.name)
 	}
-	return c.s.document(ctx, p)
+	real, err := c.e.ws.ResolveRead("", p)
+	if err != nil {
+		return nil, failure.Wrap(failure.CodeOf(err), err, "%s pointed at %s", c.s.name, p)
+	}
+	return c.s.document(ctx, real)
 }
