@@ -38,7 +38,7 @@ type Engine struct {
 	opened  bool
 	ws      *workspace.Root // confines every file read or written
 	root    string          // ws.Dir(): outputs are relative to it
-	lspRoot string // directory the server is rooted at
+	lspRoot string          // directory the server is rooted at
 	lang    string
 	cfg     Config
 	sess    *session
