@@ -1,0 +1,88 @@
+// Package procgroup starts child processes so that they can be stopped as
+// a whole and do not outlive the process that started them:
+//
+//   - the child leads a new process group, so killing the group also kills
+//     the helpers it started (a test runner's workers, a shell's children);
+//   - the child carries a mark in its environment that every descendant
+//     inherits, so that Kill also finds descendants that left the group
+//     (setsid, daemonising tools); this needs /proc (Linux);
+//   - on Linux the child receives a signal when this process dies, even by
+//     SIGKILL (PR_SET_PDEATHSIG). Every such child is forked from one OS
+//     thread that never exits, because the kernel sends the signal when the
+//     forking thread exits, not the process (go.dev/issue/27505).
+//
+// Descendants that detached and dropped the mark (env -i) cannot be found;
+// nor can helpers that left the group when this process is killed with
+// SIGKILL, since nothing is left to look for them.
+package procgroup
+
+import (
+	"crypto/rand"
+	"errors"
+	"os"
+	"os/exec"
+	"syscall"
+)
+
+// MarkPrefix starts the name of the environment variable that marks a
+// group's processes. Each group has its own variable (prefix plus a random
+// suffix), so a nested langhost adds its mark instead of replacing ours.
+const MarkPrefix = "LANGHOST_PROCGROUP_"
+
+// Group is one child process with everything it starts.
+type Group struct {
+	cmd  *exec.Cmd
+	mark string // environment variable name, without "="
+}
+
+// New prepares cmd, not yet started, to run as a group: it sets
+// cmd.SysProcAttr and adds the group's mark to cmd.Env (the host's
+// environment when cmd.Env is nil). deathSig is what the child receives
+// when this process dies (Linux only): SIGKILL for a child that must not
+// outlive the host, SIGTERM for one that cleans up its own children first.
+// Set cmd.Cancel to g.Kill to kill the whole group when cmd's context ends.
+func New(cmd *exec.Cmd, deathSig syscall.Signal) *Group {
+	g := &Group{cmd: cmd, mark: MarkPrefix + rand.Text()}
+	env := cmd.Env
+	if env == nil {
+		env = os.Environ()
+	}
+	cmd.Env = append(env[:len(env):len(env)], g.mark+"=1")
+	setAttr(cmd, deathSig)
+	return g
+}
+
+// Start starts the prepared command.
+func (g *Group) Start() error { return start(g.cmd) }
+
+// Pid is the process id of the group leader, 0 before Start.
+func (g *Group) Pid() int {
+	if g.cmd.Process == nil {
+		return 0
+	}
+	return g.cmd.Process.Pid
+}
+
+// Kill kills the whole group with SIGKILL: the process group and, on
+// Linux, every process that still carries the group's mark, including
+// descendants that started their own session. Processes started from them
+// while Kill runs are found too. Nothing left to kill is not an error.
+func (g *Group) Kill() error {
+	err := g.KillGroup()
+	killMarked(g.mark)
+	return err
+}
+
+// KillGroup kills what is left of the process group only. Unlike Kill it
+// leaves alone descendants that deliberately detached from the group, such
+// as a build server a finished tool started.
+func (g *Group) KillGroup() error {
+	if g.cmd.Process == nil {
+		return nil
+	}
+	err := killGroup(g.cmd.Process)
+	if errors.Is(err, os.ErrProcessDone) {
+		return nil
+	}
+	return err
+}
