@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/langhost/langhost/internal/procgroup"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
@@ -87,16 +88,18 @@ func Run(ctx context.Context, c Command) (*Result, error) {
 		cmd.Stdout = io.MultiWriter(stdout, c.Output(Stdout))
 		cmd.Stderr = io.MultiWriter(stderr, c.Output(Stderr))
 	}
-	// A process group lets us kill grandchildren too (a test runner's
-	// workers, a shell script's children), not just the direct child.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return killGroup(cmd.Process) }
+	// The tool leads its own process group, so a timeout or cancellation
+	// kills its grandchildren too (a test runner's workers, a shell's
+	// children), even those that started their own session; and it dies
+	// with the host.
+	group := procgroup.New(cmd, syscall.SIGKILL)
+	cmd.Cancel = group.Kill
 	// Grandchildren that outlive the child may hold the pipes open; stop
 	// waiting for them shortly after the child is gone.
 	cmd.WaitDelay = 2 * time.Second
 
 	start := time.Now()
-	err := cmd.Start()
+	err := group.Start()
 	if err != nil {
 		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
 			return nil, failure.Wrap(failure.Precondition, err, "executable %q not found", c.Path)
@@ -104,8 +107,10 @@ func Run(ctx context.Context, c Command) (*Result, error) {
 		return nil, failure.Wrap(failure.Internal, err, "start %s", c.Path)
 	}
 	err = cmd.Wait()
-	// The child is gone; kill anything it left behind in its group.
-	_ = killGroup(cmd.Process)
+	// The child is gone; kill anything it left behind in its group. What
+	// deliberately detached from a tool that finished on its own (a build
+	// server) is left alone.
+	_ = group.KillGroup()
 
 	res := &Result{
 		ExitCode:        cmd.ProcessState.ExitCode(),
@@ -128,15 +133,4 @@ func Run(ctx context.Context, c Command) (*Result, error) {
 		return res, failure.Wrap(failure.Internal, err, "wait for %s", c.Path)
 	}
 	return res, nil
-}
-
-func killGroup(p *os.Process) error {
-	if p == nil {
-		return nil
-	}
-	err := syscall.Kill(-p.Pid, syscall.SIGKILL)
-	if errors.Is(err, syscall.ESRCH) {
-		return nil
-	}
-	return err
 }

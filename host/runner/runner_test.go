@@ -71,6 +71,18 @@ func TestRunTimeoutKillsProcessGroup(t *testing.T) {
 	assertGone(t, pidFile)
 }
 
+// TestRunTimeoutKillsEscapedDescendants: a tool whose child starts its own
+// session (setsid) leaves the process group; the timeout still kills it.
+func TestRunTimeoutKillsEscapedDescendants(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	script := fmt.Sprintf("setsid sh -c 'echo $$ > %s; exec sleep 1000' & sleep 1000", pidFile)
+	_, err := Run(context.Background(), Command{Path: "sh", Args: []string{"-c", script}, Timeout: time.Second})
+	if failure.CodeOf(err) != failure.Timeout {
+		t.Fatalf("err = %v, want timeout", err)
+	}
+	assertGone(t, pidFile)
+}
+
 func TestRunCancelKillsProcessGroup(t *testing.T) {
 	pidFile := filepath.Join(t.TempDir(), "pid")
 	ctx, cancel := context.WithCancel(context.Background())
