@@ -12,6 +12,7 @@ import (
 	"slices"
 	"sort"
 	"strconv"
+	"strings"
 	"time"
 
 	"github.com/langhost/langhost/host/registry"
@@ -114,7 +115,7 @@ func (x *Tool) Call(ctx context.Context, call registry.Call) (*registry.Result, 
 	if err != nil {
 		return nil, err
 	}
-	argv := buildArgs(args, x.params, values)
+	argv := buildArgs(args, x.params, values, x.spec.EndOfOptions)
 
 	var timeout time.Duration
 	for _, d := range []time.Duration{time.Duration(x.spec.Timeout), x.opts.Timeout} {
@@ -218,6 +219,8 @@ func notInstalled(id, command, install string, err error) *failure.Error {
 }
 
 // values turns validated input into command line strings per parameter.
+// It is the one place every caller's input passes on its way into argv, so
+// it refuses here what the tool could read as something other than data.
 func (x *Tool) values(input map[string]any, dir string) (map[string][]string, error) {
 	out := map[string][]string{}
 	for _, p := range x.params {
@@ -229,13 +232,14 @@ func (x *Tool) values(input map[string]any, dir string) (map[string][]string, er
 			v = p.input.Default
 		}
 		var vals []string
+		_, isArray := v.([]any)
 		switch v := v.(type) {
 		case []any:
 			for _, e := range v {
 				vals = append(vals, scalarString(e))
 			}
 		case bool:
-			if p.flag != "" && p.position == nil {
+			if p.Flag != "" && p.Position == nil {
 				if v {
 					out[p.name] = nil // flag alone
 				}
@@ -245,8 +249,15 @@ func (x *Tool) values(input map[string]any, dir string) (map[string][]string, er
 		default:
 			vals = []string{scalarString(v)}
 		}
-		if p.isPath {
-			for i, s := range vals {
+		for i, s := range vals {
+			elem := -1
+			if isArray {
+				elem = i
+			}
+			if err := x.checkArg(p, elem, s); err != nil {
+				return nil, err
+			}
+			if p.Path {
 				abs, err := x.opts.Workspace.Resolve(p.name, s)
 				if err != nil {
 					return nil, err
@@ -257,6 +268,34 @@ func (x *Tool) values(input map[string]any, dir string) (map[string][]string, er
 		out[p.name] = vals
 	}
 	return out, nil
+}
+
+// checkArg refuses a value of p (element elem of an array, or -1) that
+// argv cannot carry or that the tool could read as an option:
+// "-toolexec=./x.sh" as a package pattern would make a read-only go vet
+// run any program. Paths are exempt: they are passed as "./relative",
+// which never looks like an option.
+func (x *Tool) checkArg(p param, elem int, s string) error {
+	what := fmt.Sprintf("value %q", s)
+	if elem >= 0 {
+		what = fmt.Sprintf("element %d (%q)", elem, s)
+	}
+	switch {
+	case strings.ContainsRune(s, 0):
+		return &failure.Error{Code: failure.InvalidInput, Field: p.name,
+			Message: what + " contains a NUL byte, which no command line can carry; nothing was run"}
+	case p.Path || p.optionLike || !spec.OptionLike(s):
+		return nil
+	}
+	as := "an option"
+	if s[0] == '@' {
+		as = "a file of options"
+	}
+	msg := fmt.Sprintf("%s starts with %q, which %s would read as %s; nothing was run", what, s[:1], x.spec.Command, as)
+	if p.input.Type == "" || p.input.Type == "string" || p.input.Type == "array" {
+		msg += fmt.Sprintf(" (a file named so can be passed as %q)", "./"+s)
+	}
+	return &failure.Error{Code: failure.InvalidInput, Field: p.name, Message: msg, Details: map[string]any{"value": s}}
 }
 
 func scalarString(v any) string {
@@ -275,8 +314,9 @@ func scalarString(v any) string {
 
 // buildArgs places values into args: positional inserts at their index of
 // the original args, then flag inputs, then -1 appends, so that "append"
-// really means last.
-func buildArgs(args []string, ps []param, values map[string][]string) []string {
+// really means last. With endOfOptions a "--" precedes the appended values
+// (validation makes every positional input append).
+func buildArgs(args []string, ps []param, values map[string][]string, endOfOptions bool) []string {
 	inserts := map[int][]string{}
 	var flags, tail []string
 	for _, p := range ps {
@@ -285,23 +325,23 @@ func buildArgs(args []string, ps []param, values map[string][]string) []string {
 			continue
 		}
 		switch {
-		case p.position != nil && *p.position >= 0:
-			inserts[*p.position] = append(inserts[*p.position], vals...)
-		case p.position != nil:
+		case p.Position != nil && *p.Position >= 0:
+			inserts[*p.Position] = append(inserts[*p.Position], vals...)
+		case p.Position != nil:
 			tail = append(tail, vals...)
 		case vals == nil: // boolean flag
-			flags = append(flags, p.flag)
+			flags = append(flags, p.Flag)
 		default:
 			for _, v := range vals {
-				if n := len(p.flag); n > 0 && p.flag[n-1] == '=' {
-					flags = append(flags, p.flag+v)
+				if p.Joined() {
+					flags = append(flags, p.Flag+v)
 				} else {
-					flags = append(flags, p.flag, v)
+					flags = append(flags, p.Flag, v)
 				}
 			}
 		}
 	}
-	out := make([]string, 0, len(args)+len(flags)+len(tail)+4)
+	out := make([]string, 0, len(args)+len(flags)+len(tail)+5)
 	for i := 0; i <= len(args); i++ {
 		out = append(out, inserts[i]...)
 		if i < len(args) {
@@ -309,6 +349,9 @@ func buildArgs(args []string, ps []param, values map[string][]string) []string {
 		}
 	}
 	out = append(out, flags...)
+	if endOfOptions && len(tail) > 0 {
+		out = append(out, "--")
+	}
 	return append(out, tail...)
 }
 

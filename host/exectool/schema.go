@@ -19,11 +19,13 @@ const (
 
 // param is one input of a tool and where its value goes on the command line.
 type param struct {
-	name     string
-	input    spec.Input
-	position *int   // insert at this index of args (-1 appends)
-	flag     string // or put after this flag
-	isPath   bool
+	name  string
+	input spec.Input
+	spec.Placement
+	// optionLike says the value may start with "-" or "@" (see
+	// spec.Tool.OptionLikeAllowed); other values are refused before
+	// anything runs.
+	optionLike bool
 }
 
 // params lists a tool's inputs in a stable order: the standard ones, then
@@ -31,32 +33,32 @@ type param struct {
 // of standard inputs.
 func params(t *spec.Tool) []param {
 	var ps []param
-	std := func(name string, pos *int, flag, desc string, isPath bool) {
-		if pos == nil && flag == "" {
+	add := func(name string, in spec.Input) {
+		pl, ok := t.Placement(name)
+		if !ok {
 			return
 		}
-		p := param{name: name, position: pos, flag: flag, isPath: isPath,
-			input: spec.Input{Type: "string", Description: desc}}
-		if isPath {
-			p.input.Type = "path"
-		}
-		if in := t.Inputs[name]; in != nil {
-			mergeInput(&p.input, in)
-		}
-		ps = append(ps, p)
+		ps = append(ps, param{name: name, input: in, Placement: pl, optionLike: t.OptionLikeAllowed(name)})
 	}
-	std(InputProject, t.ProjectArg, "", "project file or directory, relative to the workspace root", true)
-	std(InputPath, t.PathArg, "", "file or directory to act on, relative to the workspace root", true)
-	std(InputScript, t.ScriptArg, "", "script file to run, relative to the workspace root", true)
-	if len(t.ConfigArg) == 1 {
-		std(InputConfiguration, nil, t.ConfigArg[0], "build configuration, e.g. Debug or Release", false)
+	std := func(name, desc string) {
+		in := spec.Input{Type: "string", Description: desc}
+		if name != InputConfiguration {
+			in.Type = "path"
+		}
+		if meta := t.Inputs[name]; meta != nil {
+			mergeInput(&in, meta)
+		}
+		add(name, in)
 	}
+	std(InputProject, "project file or directory, relative to the workspace root")
+	std(InputPath, "file or directory to act on, relative to the workspace root")
+	std(InputScript, "script file to run, relative to the workspace root")
+	std(InputConfiguration, "build configuration, e.g. Debug or Release")
 	for _, name := range t.InputOrder {
 		if name == InputProject || name == InputPath || name == InputScript || name == InputConfiguration {
 			continue
 		}
-		in := t.Inputs[name]
-		ps = append(ps, param{name: name, input: *in, position: in.Arg, flag: in.Flag, isPath: in.Type == "path"})
+		add(name, *t.Inputs[name])
 	}
 	return ps
 }
@@ -114,6 +116,9 @@ func propertySchema(in spec.Input) (*jsonschema.Schema, error) {
 	case "array":
 		ps.Type = "array"
 		ps.Items = &jsonschema.Schema{Type: "string"}
+		if in.Items == "path" {
+			ps.Items.Description = "path relative to the workspace root"
+		}
 	default:
 		return nil, fmt.Errorf("unknown type %q", in.Type)
 	}
