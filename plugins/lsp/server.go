@@ -12,14 +12,17 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+
+	"github.com/langhost/langhost/internal/procgroup"
 )
 
 // Server is a language server child process and the client talking to it.
 // The process runs in its own process group so that stopping it also stops
-// any helpers it spawned.
+// any helpers it spawned, and it dies with the process that started it.
 type Server struct {
 	*Client
-	cmd *exec.Cmd
+	cmd   *exec.Cmd
+	group *procgroup.Group
 
 	exited  chan struct{}
 	exitErr error
@@ -40,7 +43,7 @@ func Start(argv []string, dir string, env []string, opts Options) (*Server, erro
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Dir = dir
 	cmd.Env = env
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	group := procgroup.New(cmd, syscall.SIGKILL)
 	// Helpers that inherit stderr must not keep Wait blocked forever.
 	cmd.WaitDelay = 2 * time.Second
 	stdin, err := cmd.StdinPipe()
@@ -53,18 +56,18 @@ func Start(argv []string, dir string, env []string, opts Options) (*Server, erro
 	}
 	stderrR, stderrW := io.Pipe()
 	cmd.Stderr = stderrW
-	if err := cmd.Start(); err != nil {
+	if err := group.Start(); err != nil {
 		return nil, fmt.Errorf("starting language server %s: %w", argv[0], err)
 	}
 	go logLines(log.Named("stderr"), stderrR)
 
-	s := &Server{cmd: cmd, exited: make(chan struct{})}
+	s := &Server{cmd: cmd, group: group, exited: make(chan struct{})}
 	s.Client = NewClient(stdout, stdin, opts)
 	go func() {
 		err := cmd.Wait()
 		stderrW.Close()
-		// Reap any helpers left in the group.
-		_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+		// Kill any helpers left in the group.
+		_ = group.KillGroup()
 		s.exitErr = err
 		if err == nil {
 			s.exitErr = errors.New("exit status 0")
@@ -98,9 +101,10 @@ func (s *Server) ExitError() error {
 	}
 }
 
-// Kill kills the server's process group at once.
+// Kill kills the server's process group at once, with any helper that
+// left the group.
 func (s *Server) Kill() {
-	_ = syscall.Kill(-s.cmd.Process.Pid, syscall.SIGKILL)
+	_ = s.group.Kill()
 }
 
 // Close asks the server to shut down and exit, waiting until ctx ends or a

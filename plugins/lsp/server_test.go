@@ -42,6 +42,38 @@ func TestServerCloseKillsProcessGroup(t *testing.T) {
 	}
 }
 
+// TestServerCloseKillsEscapedHelper: a helper that started its own session
+// (setsid) is outside the server's process group; Close kills it anyway.
+func TestServerCloseKillsEscapedHelper(t *testing.T) {
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	s, err := Start([]string{"sh", "-c", "setsid sh -c 'echo $$ > " + pidFile + "; exec sleep 300' & wait"}, t.TempDir(), nil, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var helper int
+	for i := 0; i < 250 && helper == 0; i++ {
+		b, _ := os.ReadFile(pidFile)
+		if strings.HasSuffix(string(b), "\n") {
+			helper, _ = strconv.Atoi(strings.TrimSpace(string(b)))
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if helper == 0 {
+		t.Fatal("helper did not start")
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+	defer cancel()
+	if err := s.Close(ctx); err != nil {
+		t.Fatal(err)
+	}
+	for i := 0; i < 250 && alive(helper); i++ {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if alive(helper) {
+		t.Errorf("helper %d in its own session survived Close", helper)
+	}
+}
+
 func TestServerExitDetected(t *testing.T) {
 	s, err := Start([]string{"sh", "-c", "exit 4"}, t.TempDir(), nil, Options{})
 	if err != nil {
