@@ -25,8 +25,12 @@ func newConfigCmd(f *factory) *cobra.Command {
 		Use:   "show",
 		Short: "Print the effective configuration and where each value came from",
 		Long: `Print the effective configuration. Precedence, lowest first: defaults,
-the user config file (~/.config/langhost/config.yaml), ./.langhost.yaml,
-LANGHOST_* environment variables, flags.`,
+the user config file (~/.config/langhost/config.yaml), the workspace's
+.langhost.yaml, LANGHOST_* environment variables, flags.
+
+Unless the workspace is trusted (see langhost trust), its .langhost.yaml may
+set only format, log.level and lower limits; the settings it may not set
+are listed as ignored, with the reason.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return configShowRun(cmd, opts) },
 	})
@@ -43,12 +47,24 @@ func configShowRun(cmd *cobra.Command, opts *configShowOptions) error {
 	for _, k := range config.SortedKeys() {
 		list = append(list, configValue{Key: k, Value: values[k], Source: cfg.Origin(k)})
 	}
-	data := map[string]any{"values": list, "files": cfg.Files}
+	ignored := cfg.Ignored
+	if ignored == nil {
+		ignored = []config.Ignored{}
+	}
+	data := map[string]any{"values": list, "files": cfg.Files, "trust": cfg.Trust, "ignored": ignored}
 	return printer{opts.f}.result(commandPath(cmd), data, nil, func(w io.Writer) error {
 		rows := [][]string{{"KEY", "VALUE", "SOURCE"}}
 		for _, v := range list {
 			rows = append(rows, []string{v.Key, fmt.Sprint(v.Value), v.Source})
 		}
-		return table(w, rows)
+		for _, i := range ignored {
+			rows = append(rows, []string{i.Key, fmt.Sprint(i.Value),
+				fmt.Sprintf("ignored: %s:%d (it %s): %s", i.File, i.Line, i.Grants, i.Reason)})
+		}
+		if err := table(w, rows); err != nil {
+			return err
+		}
+		_, err := fmt.Fprintf(w, "\nworkspace %s: %s\n", cfg.Workspace, cfg.Trust.Reason)
+		return err
 	})
 }

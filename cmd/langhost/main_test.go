@@ -15,9 +15,14 @@ import (
 // cli runs langhost in-process with the test specs and workspace, isolated
 // from the user's own config.
 type cli struct {
-	t    *testing.T
-	env  map[string]string
-	dir  string // working directory for config discovery
+	t   *testing.T
+	env map[string]string
+	// dir holds the user config and trust store, and the workspace config
+	// unless ws is set.
+	dir string
+	// ws, if set, is the workspace instead of testdata/ws, with its own
+	// .langhost.yaml and .langhost/languages.
+	ws   string
 	json bool
 }
 
@@ -37,14 +42,18 @@ func (c *cli) run(args ...string) outcome {
 	c.t.Helper()
 	var out, errOut bytes.Buffer
 	f := &factory{
-		io:    &ioStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut},
-		paths: config.Paths{User: filepath.Join(c.dir, "user.yaml"), Workspace: filepath.Join(c.dir, ".langhost.yaml")},
+		io: &ioStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut},
+		paths: config.Paths{User: filepath.Join(c.dir, "user.yaml"), Workspace: filepath.Join(c.dir, ".langhost.yaml"),
+			Trust: filepath.Join(c.dir, "trusted.json")},
 		env: func(k string) (string, bool) {
 			v, ok := c.env[k]
 			return v, ok
 		},
 	}
 	wsAbs, _ := filepath.Abs("testdata/ws")
+	if c.ws != "" {
+		wsAbs, f.paths.Workspace = c.ws, ".langhost.yaml"
+	}
 	specsAbs, _ := filepath.Abs("testdata/specs")
 	full := append([]string{"--workspace", wsAbs, "--languages", specsAbs}, args...)
 	if c.json {

@@ -36,6 +36,9 @@ func (f *factory) config() (*config.Config, error) {
 	if err != nil {
 		return nil, &failure.Error{Code: failure.InvalidInput, Message: "config", Err: err}
 	}
+	for _, w := range cfg.Warnings() {
+		fmt.Fprintf(f.io.ErrOut, "warning: %s\n", w)
+	}
 	f.cfg = cfg
 	return cfg, nil
 }
@@ -133,6 +136,7 @@ func newRootCmd(f *factory) *cobra.Command {
 	pf.StringArray("languages", nil, "extra directory of language specs (repeatable; searched last)")
 	pf.Duration("timeout", 0, "cap on any tool run (default from config: 10m)")
 	pf.String("log-level", "", "log level: trace, debug, info, warn, error")
+	pf.Bool("trust-workspace", false, "trust the workspace for this run: apply all of its .langhost.yaml and load its specs (see langhost trust)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &failure.Error{Code: failure.InvalidInput, Message: "usage", Err: err}
 	})
@@ -146,6 +150,7 @@ func newRootCmd(f *factory) *cobra.Command {
 		newSchemaCmd(f),
 		newPrereqsCmd(f),
 		newConfigCmd(f),
+		newTrustCmd(f),
 		newMCPCmd(f),
 		newPluginCmd(f),
 	)

@@ -325,6 +325,7 @@ func (c *Config) merge(v *viper.Viper, file string, data []byte, keep func(Key, 
 		return nil, fmt.Errorf("%s: %w", file, err)
 	}
 	c.Files = append(c.Files, file)
+	sort.Slice(ignored, func(i, j int) bool { return ignored[i].Line < ignored[j].Line })
 	return ignored, nil
 }
 
