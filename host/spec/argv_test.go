@@ -144,3 +144,24 @@ tools:
 		}
 	}
 }
+
+func TestJSONSchemaArgvFields(t *testing.T) {
+	s, err := JSONSchema()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool := s.Properties["tools"].AdditionalProperties
+	if p := tool.Properties["endOfOptions"]; p == nil || p.Type != "boolean" {
+		t.Errorf("endOfOptions = %+v", p)
+	}
+	in := tool.Properties["inputs"].AdditionalProperties
+	if p := in.Properties["allowDash"]; p == nil || p.Type != "boolean" {
+		t.Errorf("allowDash = %+v", p)
+	}
+	if p := in.Properties["items"]; p == nil || len(p.Enum) != 2 || p.Enum[1] != "path" {
+		t.Errorf("items = %+v", p)
+	}
+	if p := in.Properties["type"]; p == nil || len(p.Enum) != len(inputTypes) {
+		t.Errorf("type = %+v", p)
+	}
+}

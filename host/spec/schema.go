@@ -17,8 +17,21 @@ func JSONSchema() (*jsonschema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
+	// Closed vocabularies the struct tags cannot express, so that editors
+	// complete and check them.
+	in := s.Properties["tools"].AdditionalProperties.Properties["inputs"].AdditionalProperties
+	in.Properties["type"].Enum = anyOf(inputTypes)
+	in.Properties["items"].Enum = anyOf(itemTypes)
 	s.Schema = "https://json-schema.org/draft/2020-12/schema"
 	s.ID = "https://github.com/langhost/langhost/language-spec.schema.json"
 	s.Title = "langhost language spec"
 	return s, nil
+}
+
+func anyOf(list []string) []any {
+	out := make([]any, len(list))
+	for i, v := range list {
+		out[i] = v
+	}
+	return out
 }
