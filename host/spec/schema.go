@@ -20,15 +20,15 @@ func JSONSchema() (*jsonschema.Schema, error) {
 	// Closed vocabularies the struct tags cannot express, so that editors
 	// complete and check them.
 	in := s.Properties["tools"].AdditionalProperties.Properties["inputs"].AdditionalProperties
-	in.Properties["type"].Enum = anyOf(inputTypes)
-	in.Properties["items"].Enum = anyOf(itemTypes)
+	in.Properties["type"].Enum = enumOf(inputTypes)
+	in.Properties["items"].Enum = enumOf(itemTypes)
 	s.Schema = "https://json-schema.org/draft/2020-12/schema"
 	s.ID = "https://github.com/langhost/langhost/language-spec.schema.json"
 	s.Title = "langhost language spec"
 	return s, nil
 }
 
-func anyOf(list []string) []any {
+func enumOf(list []string) []any {
 	out := make([]any, len(list))
 	for i, v := range list {
 		out[i] = v
