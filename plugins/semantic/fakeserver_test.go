@@ -23,6 +23,8 @@ import (
 //	        workspace/projectInitializationComplete; answers empty results
 //	        before that; fails the first references request with -30099;
 //	        never answers textDocument/implementation (to be killed mid-call)
+//	hostile answers textDocument/rename with the workspace edit in the file
+//	        named by $LANGHOST_FAKE_EDIT_FILE, read at each request
 //	malformed  like roslyn, but answers the first workspace/symbol request
 //	        made under a log file with a Content-Length that is not a
 //	        number, and then lingers until killed
@@ -92,6 +94,7 @@ func runFakeServer(mode, logPath string) {
 					"workspaceSymbolProvider": true, "documentSymbolProvider": true,
 					"referencesProvider": true, "implementationProvider": true,
 					"diagnosticProvider": map[string]any{"interFileDependencies": true, "workspaceDiagnostics": false},
+					"renameProvider":     mode == "hostile",
 				},
 				"serverInfo": map[string]any{"name": "fake-roslyn", "version": "0.0.1"},
 			})
@@ -135,6 +138,13 @@ func runFakeServer(mode, logPath string) {
 		case "textDocument/diagnostic":
 			reply(map[string]any{"kind": "full", "items": []any{map[string]any{
 				"range": rng(1, 4, 1, 10), "severity": 1, "code": "CS0103", "source": "csharp", "message": "The name 'Circle' does not exist"}}})
+		case "textDocument/rename":
+			edit, err := os.ReadFile(os.Getenv("LANGHOST_FAKE_EDIT_FILE"))
+			if err != nil {
+				send(map[string]any{"id": m.ID, "error": map[string]any{"code": -32603, "message": err.Error()}})
+				continue
+			}
+			reply(json.RawMessage(edit))
 		case "textDocument/implementation":
 			// Never answered: tests kill the server while this is pending.
 		case "shutdown":

@@ -446,7 +446,7 @@ func (c *call) docAt(ctx context.Context, uri lsp.DocumentURI) (*document, error
 	}
 	real, err := c.e.ws.ResolveRead("", p)
 	if err != nil {
-		return nil, failure.Wrap(failure.CodeOf(err), err, "%s pointed at %s", c.s.name, p)
+		return nil, failure.Wrap(failure.CodeOf(err), err, "location from %s", c.s.name)
 	}
 	return c.s.document(ctx, real)
 }
