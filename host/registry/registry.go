@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"maps"
 	"slices"
-	"sort"
 	"strings"
 	"sync"
 	"time"
@@ -91,9 +90,14 @@ type Result struct {
 	Duration        time.Duration        `json:"-"`
 }
 
-// Registry is a set of tools. It is built once and then read concurrently.
+// Registry is a set of tools indexed by id. It is built once and then read
+// concurrently: a lookup by id is a map access whatever the number of
+// tools; only a miss ("did you mean") looks at every id.
 type Registry struct {
 	tools map[string]*Tool
+
+	mu     sync.Mutex
+	sorted []*Tool // by id; nil after Add, rebuilt on the next listing
 }
 
 // New returns an empty registry.
@@ -105,7 +109,21 @@ func (r *Registry) Add(t *Tool) error {
 		return fmt.Errorf("tool %q registered twice", t.ID)
 	}
 	r.tools[t.ID] = t
+	r.mu.Lock()
+	r.sorted = nil
+	r.mu.Unlock()
 	return nil
+}
+
+// inOrder returns the tools sorted by id, sorting once after the last Add.
+// The slice is shared: callers copy it before handing it out.
+func (r *Registry) inOrder() []*Tool {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	if r.sorted == nil {
+		r.sorted = slices.SortedFunc(maps.Values(r.tools), func(a, b *Tool) int { return strings.Compare(a.ID, b.ID) })
+	}
+	return r.sorted
 }
 
 // load fills in lazily supplied schemas.
@@ -144,19 +162,20 @@ func (r *Registry) Tool(id string) (*Tool, error) {
 
 // IDs returns every tool id, sorted.
 func (r *Registry) IDs() []string {
-	ids := make([]string, 0, len(r.tools))
-	for id := range r.tools {
-		ids = append(ids, id)
+	sorted := r.inOrder()
+	ids := make([]string, len(sorted))
+	for i, t := range sorted {
+		ids[i] = t.ID
 	}
-	sort.Strings(ids)
 	return ids
 }
 
 // Tools returns every tool, sorted by id.
 func (r *Registry) Tools() []*Tool {
-	out := make([]*Tool, 0, len(r.tools))
-	for _, id := range r.IDs() {
-		out = append(out, r.tools[id].load())
+	sorted := r.inOrder()
+	out := make([]*Tool, len(sorted))
+	for i, t := range sorted {
+		out[i] = t.load()
 	}
 	return out
 }

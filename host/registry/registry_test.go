@@ -2,6 +2,7 @@ package registry
 
 import (
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -45,6 +46,68 @@ func TestValidateInput(t *testing.T) {
 			var fe *failure.Error
 			if !errors.As(err, &fe) || fe.Code != failure.InvalidInput || fe.Field != tt.field || !strings.Contains(fe.Message, tt.msg) {
 				t.Errorf("error = %#v, want invalid_input on %q containing %q", err, tt.field, tt.msg)
+			}
+		})
+	}
+}
+
+func TestToolsSortedAfterEveryAdd(t *testing.T) {
+	r := New()
+	for _, id := range []string{"go.vet", "c.build"} {
+		if err := r.Add(&Tool{ID: id}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := strings.Join(r.IDs(), ","); got != "c.build,go.vet" {
+		t.Errorf("IDs = %s", got)
+	}
+	if err := r.Add(&Tool{ID: "d.test"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Add(&Tool{ID: "d.test"}); err == nil {
+		t.Error("second d.test: want an error")
+	}
+	var ids []string
+	for _, tool := range r.Tools() {
+		ids = append(ids, tool.ID)
+	}
+	if got := strings.Join(ids, ","); got != "c.build,d.test,go.vet" {
+		t.Errorf("Tools after another Add = %s", got)
+	}
+	_, err := r.Tool("d.tset")
+	var fe *failure.Error
+	if !errors.As(err, &fe) || fe.Code != failure.NotFound || !strings.Contains(fe.Message, "did you mean d.test") {
+		t.Errorf("miss: %v", err)
+	}
+}
+
+// BenchmarkLookup looks tools up by id in registries of 100 and 10,000
+// tools: a hit costs the same whatever the size (a map access). A miss
+// ranks every id once for "did you mean".
+func BenchmarkLookup(b *testing.B) {
+	for _, n := range []int{100, 10_000} {
+		r := New()
+		ids := make([]string, n)
+		for i := range n {
+			ids[i] = fmt.Sprintf("lang%d.tool%d", i%50, i)
+			if err := r.Add(&Tool{ID: ids[i]}); err != nil {
+				b.Fatal(err)
+			}
+		}
+		b.Run(fmt.Sprintf("hit/%d", n), func(b *testing.B) {
+			i := 0
+			for b.Loop() {
+				if _, err := r.Tool(ids[i%n]); err != nil {
+					b.Fatal(err)
+				}
+				i++
+			}
+		})
+		b.Run(fmt.Sprintf("miss/%d", n), func(b *testing.B) {
+			for b.Loop() {
+				if _, err := r.Tool("lang1.tool"); err == nil {
+					b.Fatal("found a tool that does not exist")
+				}
 			}
 		})
 	}

@@ -1,7 +1,11 @@
 // Package textdist suggests the closest known word for a misspelt one.
 package textdist
 
-import "strings"
+import (
+	"cmp"
+	"slices"
+	"strings"
+)
 
 // Levenshtein returns the edit distance between a and b, compared
 // case-insensitively.
@@ -60,11 +64,9 @@ func Ranked(word string, candidates []string, n int) []string {
 			out = append(out, scored{c, d})
 		}
 	}
-	for i := 1; i < len(out); i++ { // insertion sort: lists are short
-		for j := i; j > 0 && (out[j].d < out[j-1].d || out[j].d == out[j-1].d && out[j].s < out[j-1].s); j-- {
-			out[j], out[j-1] = out[j-1], out[j]
-		}
-	}
+	// Not an insertion sort: with thousands of similar ids ("go.t1" ...)
+	// most candidates are plausible.
+	slices.SortFunc(out, func(a, b scored) int { return cmp.Or(cmp.Compare(a.d, b.d), strings.Compare(a.s, b.s)) })
 	res := make([]string, 0, min(n, len(out)))
 	for i := 0; i < len(out) && i < n; i++ {
 		res = append(res, out[i].s)
