@@ -18,7 +18,7 @@ import (
 type instance struct {
 	name   string
 	client *plugin.Client
-	cmd    *exec.Cmd
+	proc   *process
 	agent  *pluginapi.RemoteAgent
 	pid    int
 	desc   *pluginapi.Description
@@ -42,16 +42,13 @@ func (m *Manager) start(ctx context.Context, launch Launch, open pluginapi.OpenR
 		return nil, &failure.Error{Code: failure.Precondition, Field: "launch.path",
 			Message: "plugin " + launch.Name + " executable " + launch.Path + " not found", Err: err}
 	}
-	cmd := exec.Command(path, launch.Args...)
-	cmd.Env = append([]string{pluginapi.LogLevelEnv + "=" + m.logger.GetLevel().String()}, launch.Env...)
-	setProcessGroup(cmd)
-
+	var proc *process // set by the runner function when the client starts
 	logger := m.logger.Named(launch.Name)
 	stdio := logger.StandardWriter(&hclog.StandardLoggerOptions{ForceLevel: hclog.Debug})
 	client := plugin.NewClient(&plugin.ClientConfig{
 		HandshakeConfig:  pluginapi.Handshake,
 		Plugins:          pluginapi.PluginSet(nil),
-		Cmd:              cmd,
+		RunnerFunc:       runnerFunc(path, launch, m.logger.GetLevel(), &proc),
 		AllowedProtocols: []plugin.Protocol{plugin.ProtocolGRPC},
 		AutoMTLS:         true,
 		Logger:           logger,
@@ -60,17 +57,18 @@ func (m *Manager) start(ctx context.Context, launch Launch, open pluginapi.OpenR
 		SyncStdout:       stdio,
 		SyncStderr:       stdio,
 	})
-	inst := &instance{name: launch.Name, client: client, cmd: cmd}
+	inst := &instance{name: launch.Name, client: client}
 
 	// The handshake is bounded by StartTimeout, not ctx: go-plugin holds a
 	// lock during it that Kill needs.
 	rpc, err := client.Client()
+	inst.proc = proc
+	if proc != nil {
+		inst.pid = proc.group.Pid()
+	}
 	if err != nil {
 		inst.kill()
 		return nil, failure.Wrap(failure.Internal, err, "start plugin %s (%s)", launch.Name, path)
-	}
-	if rc := client.ReattachConfig(); rc != nil {
-		inst.pid = rc.Pid
 	}
 	raw, err := rpc.Dispense(pluginapi.PluginName)
 	if err != nil {
@@ -128,12 +126,12 @@ func (i *instance) reap() string {
 		case <-time.After(exitGrace):
 		}
 		exited := i.exited()
-		killProcessGroup(i.pid)
+		i.killTree()
 		i.kill()
 		switch {
-		case exited && i.cmd.ProcessState != nil:
+		case exited && i.proc.cmd.ProcessState != nil:
 			// Safe to read: go-plugin closes Done after cmd.Wait returned.
-			i.reason = i.cmd.ProcessState.String()
+			i.reason = i.proc.cmd.ProcessState.String()
 		case exited:
 			i.reason = "process ended"
 		default:
@@ -153,7 +151,7 @@ func (i *instance) exitError(err error) error {
 // pipes to close; a language server holding them open would block it.
 const killGrace = 5 * time.Second
 
-// kill stops the process and whatever is left of its process group.
+// kill stops the process and whatever is left of its process tree.
 func (i *instance) kill() {
 	i.killOnce.Do(func() {
 		done := make(chan struct{})
@@ -164,12 +162,21 @@ func (i *instance) kill() {
 		select {
 		case <-done:
 		case <-time.After(killGrace):
-			killProcessGroup(i.pid)
+			i.killTree()
 			<-done
 		}
 		// Language servers that ignored Shutdown.
-		killProcessGroup(i.pid)
+		i.killTree()
 	})
+}
+
+// killTree kills the plugin's process group and every process that
+// carries its mark: its language servers, in their own groups, and their
+// helpers.
+func (i *instance) killTree() {
+	if i.proc != nil {
+		_ = i.proc.group.Kill()
+	}
 }
 
 // stop shuts the agent down (it stops its language servers) within

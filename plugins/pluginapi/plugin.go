@@ -3,8 +3,10 @@ package pluginapi
 import (
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/signal"
+	"sync"
 	"syscall"
 	"time"
 
@@ -12,6 +14,7 @@ import (
 	"github.com/hashicorp/go-plugin"
 	"google.golang.org/grpc"
 
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	pb "github.com/langhost/langhost/plugins/proto"
 )
 
@@ -90,9 +93,17 @@ func NewLogger(name string) hclog.Logger {
 	})
 }
 
+// HostPipeEnv names the environment variable by which the host tells a
+// plugin that its standard input is a pipe the host holds open for as long
+// as it lives (value "stdin"): end of file means the host is gone, however
+// it died, even by SIGKILL.
+const HostPipeEnv = "LANGHOST_PLUGIN_HOST_PIPE"
+
 // shutdownTimeout bounds the agent's Shutdown when the plugin stops on
-// its own (host gone or server stopped without a Shutdown call).
-const shutdownTimeout = 10 * time.Second
+// its own (host gone, a signal, or the server stopped without a Shutdown
+// call). It keeps the whole stop within the 5 seconds a supervisor
+// typically waits after SIGTERM.
+const shutdownTimeout = 4 * time.Second
 
 // Serve serves agent over go-plugin's gRPC protocol and returns when the
 // host stops the plugin. It is the whole main of a plugin process:
@@ -101,9 +112,10 @@ const shutdownTimeout = 10 * time.Second
 //
 // A nil logger means NewLogger("plugin"). After the server stops, Serve
 // calls agent.Shutdown once more so a language server never outlives its
-// plugin; Shutdown must therefore be safe to call twice. If the host
-// process dies without stopping the plugin, Serve shuts the agent down and
-// exits the process.
+// plugin; Shutdown must therefore be safe to call twice. When the host
+// process is gone (see HostPipeEnv) or SIGINT or SIGTERM arrives, Serve
+// shuts the agent down and exits the process: with status 130
+// (interrupted) after a signal, 1 when the host is gone.
 func Serve(agent Agent, logger hclog.Logger) {
 	if logger == nil {
 		logger = NewLogger("plugin")
@@ -115,7 +127,8 @@ func Serve(agent Agent, logger hclog.Logger) {
 	sigpipe := make(chan os.Signal, 1)
 	signal.Notify(sigpipe, syscall.SIGPIPE)
 	defer signal.Stop(sigpipe)
-	stopWatch := watchParent(agent, logger)
+	shutdown := sync.OnceFunc(func() { shutdownAgent(agent, logger) })
+	stopWatch := exitWhenAsked(shutdown, logger)
 	defer stopWatch()
 
 	plugin.Serve(&plugin.ServeConfig{
@@ -127,7 +140,7 @@ func Serve(agent Agent, logger hclog.Logger) {
 		Logger: logger,
 	})
 
-	shutdownAgent(agent, logger)
+	shutdown()
 }
 
 func shutdownAgent(agent Agent, logger hclog.Logger) {
@@ -138,27 +151,38 @@ func shutdownAgent(agent Agent, logger hclog.Logger) {
 	}
 }
 
-// watchParent exits the plugin when the host process is gone: the host
-// starts plugins in their own process group, so nothing else would stop
-// them if the host were killed. It returns a function that stops watching.
-func watchParent(agent Agent, logger hclog.Logger) (stop func()) {
-	parent := os.Getppid()
+// exitWhenAsked runs shutdown and exits the process when the host is gone
+// or a signal asks the plugin to stop. The host starts plugins in their own
+// process group, so nothing else would stop them if the host were killed;
+// on Linux the host also has the kernel send SIGTERM when it dies. The
+// returned function stops watching for signals.
+func exitWhenAsked(shutdown func(), logger hclog.Logger) (stop func()) {
+	sigs := make(chan os.Signal, 1)
+	signal.Notify(sigs, os.Interrupt, syscall.SIGTERM)
+	hostGone := make(chan struct{})
+	if os.Getenv(HostPipeEnv) == "stdin" {
+		go func() {
+			_, _ = io.Copy(io.Discard, os.Stdin) // the host writes nothing
+			close(hostGone)
+		}()
+	}
 	done := make(chan struct{})
 	go func() {
-		tick := time.NewTicker(time.Second)
-		defer tick.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-tick.C:
-				if os.Getppid() != parent {
-					logger.Warn("host process exited; shutting down", "host_pid", parent)
-					shutdownAgent(agent, logger)
-					os.Exit(1)
-				}
-			}
+		code := 1
+		select {
+		case <-done:
+			return
+		case <-hostGone:
+			logger.Warn("host process exited; shutting down")
+		case sig := <-sigs:
+			logger.Info("shutting down on signal", "signal", sig.String())
+			code = failure.Canceled.ExitCode()
 		}
+		shutdown()
+		os.Exit(code)
 	}()
-	return func() { close(done) }
+	return func() {
+		signal.Stop(sigs)
+		close(done)
+	}
 }
