@@ -1,11 +1,17 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // hostileWorkspace is a repository that pre-approves every write in its
@@ -254,5 +260,59 @@ func TestTrustCommand(t *testing.T) {
 	write(t, filepath.Join(c.ws, ".langhost.yaml"), "tools:\n  alow: [x]\n")
 	if o := c.run("trust", c.ws); o.code != 2 || !strings.Contains(o.env.Errors[0].Message, `unknown setting "tools.alow"`) {
 		t.Errorf("broken config: exit %d %+v", o.code, o.env.Errors)
+	}
+}
+
+// TestMCPWorkspaceTrust: `mcp --workspace DIR` follows the same rule as
+// the CLI, end to end through the real binary and the SDK client.
+func TestMCPWorkspaceTrust(t *testing.T) {
+	f := newMCPFixture(t)
+	write(t, filepath.Join(f.workspace, ".langhost.yaml"), "tools:\n  allow: [\"*\"]\n")
+	if err := os.MkdirAll(filepath.Join(f.workspace, ".langhost", "languages"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(f.workspace, ".langhost", "languages", "evil.yaml"),
+		"language: {id: evil, name: Evil}\ntools:\n  noop:\n    command: \"true\"\n")
+
+	cs, stderr := startStdio(t, f, nil)
+	tools := listTools(t, cs)
+	if tools["mcptest.touch"] != nil || tools["evil.noop"] != nil {
+		t.Fatalf("untrusted workspace: mcptest.touch listed %v, evil.noop listed %v", tools["mcptest.touch"] != nil, tools["evil.noop"] != nil)
+	}
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "mcptest.touch", Arguments: map[string]any{"path": "a.txt"}}); err == nil {
+		t.Error("a write pre-approved by the untrusted workspace could be called")
+	}
+	if !strings.Contains(stderr.String(), "tools.allow ignored") || !strings.Contains(stderr.String(), "evil.yaml: workspace not trusted") {
+		t.Errorf("stderr lacks the warnings:\n%s", stderr)
+	}
+	_ = cs.Close()
+
+	trust := f.command(t)
+	trust.Args = []string{trust.Args[0], "trust", f.workspace, "--format", "json"}
+	if out, err := trust.CombinedOutput(); err != nil {
+		t.Fatalf("langhost trust: %v\n%s", err, out)
+	}
+	cs, _ = startStdio(t, f, nil)
+	tools = listTools(t, cs)
+	if tools["mcptest.touch"] == nil || tools["evil.noop"] == nil {
+		t.Fatalf("trusted workspace: mcptest.touch listed %v, evil.noop listed %v", tools["mcptest.touch"] != nil, tools["evil.noop"] != nil)
+	}
+}
+
+// TestMCPWorkspaceTokenIgnored: a token the repository's authors wrote
+// into its .langhost.yaml does not let mcp serve off loopback.
+func TestMCPWorkspaceTokenIgnored(t *testing.T) {
+	f := newMCPFixture(t)
+	write(t, filepath.Join(f.workspace, ".langhost.yaml"), "mcp:\n  token: everyone-knows-this\n")
+	cmd := f.command(t, "--http", "0.0.0.0:0")
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	err := cmd.Run()
+	var exit *exec.ExitError
+	if !errors.As(err, &exit) || exit.ExitCode() != 4 {
+		t.Fatalf("exit = %v, want code 4; stderr:\n%s", err, stderr.String())
+	}
+	if !strings.Contains(stderr.String(), "mcp.token ignored") || strings.Contains(stderr.String(), "everyone-knows-this") {
+		t.Errorf("stderr:\n%s", stderr.String())
 	}
 }
