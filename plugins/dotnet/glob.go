@@ -10,14 +10,20 @@ import (
 func hasWildcard(p string) bool { return strings.ContainsAny(p, "*?") }
 
 // globFiles expands an absolute slash pattern with MSBuild wildcards
-// (`*`, `?` within a segment, `**` across segments) to the existing files it
-// matches. A pattern without wildcards yields itself when the file exists.
-func globFiles(pattern string) []string {
+// (`*`, `?` within a segment, `**` across segments) to the existing files
+// inside the workspace it matches. A pattern without wildcards yields
+// itself when the file exists. Matches that lead outside the workspace (the
+// pattern's fixed part, or a symlinked file) are returned in outside, not
+// in files; symlinked directories are not descended into.
+func (t *tree) globFiles(pattern string) (files, outsideMatches []string) {
 	if !hasWildcard(pattern) {
-		if fileExists(pattern) {
-			return []string{pattern}
+		switch t.lookup(pattern) {
+		case kindFile:
+			return []string{pattern}, nil
+		case kindOutside:
+			return nil, []string{pattern}
 		}
-		return nil
+		return nil, nil
 	}
 	segs := strings.Split(pattern, "/")
 	i := 0
@@ -28,8 +34,14 @@ func globFiles(pattern string) []string {
 	if base == "" {
 		base = "/"
 	}
+	switch t.lookup(base) {
+	case kindDir:
+	case kindOutside:
+		return nil, []string{pattern}
+	default:
+		return nil, nil
+	}
 	rest := segs[i:]
-	var out []string
 	_ = filepath.WalkDir(filepath.FromSlash(base), func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // unreadable directories simply contribute nothing
@@ -41,12 +53,23 @@ func globFiles(pattern string) []string {
 			return nil
 		}
 		rel := relSlash(base, filepath.ToSlash(p))
-		if matchSegments(rest, strings.Split(rel, "/")) {
-			out = append(out, filepath.ToSlash(p))
+		if !matchSegments(rest, strings.Split(rel, "/")) {
+			return nil
+		}
+		slash := filepath.ToSlash(p)
+		if d.Type().IsRegular() {
+			files = append(files, slash)
+			return nil
+		}
+		switch t.lookup(slash) {
+		case kindFile:
+			files = append(files, slash)
+		case kindOutside:
+			outsideMatches = append(outsideMatches, slash)
 		}
 		return nil
 	})
-	return out
+	return files, outsideMatches
 }
 
 // matchGlob reports whether the absolute slash path name matches pattern.

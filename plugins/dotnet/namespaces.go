@@ -2,14 +2,11 @@ package dotnet
 
 import (
 	"context"
-	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
 
 	"github.com/langhost/langhost/plugins/dotnet/cslex"
-	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // ProjectNamespaces is the namespaces declared by one project's sources.
@@ -30,19 +27,20 @@ var namespaceRE = regexp.MustCompile(`\bnamespace\s+([A-Za-z_@][A-Za-z0-9_.@\s]*
 // empty) for namespace declarations, file-scoped and block (nested blocks
 // are joined: namespace A { namespace B {} } declares A.B).
 func Namespaces(ctx context.Context, root, spec string, opts Options) ([]ProjectNamespaces, error) {
-	root, err := absRoot(root)
+	t, err := newTree(root)
 	if err != nil {
 		return nil, err
 	}
+	root = t.root
 	var projects []string
 	if spec != "" {
-		abs, err := resolveProject(ctx, root, spec)
+		abs, err := t.resolveProject(ctx, spec)
 		if err != nil {
 			return nil, err
 		}
 		projects = []string{abs}
 	} else {
-		ws, err := ListProjects(ctx, root)
+		ws, err := t.listProjects(ctx)
 		if err != nil {
 			return nil, err
 		}
@@ -54,7 +52,7 @@ func Namespaces(ctx context.Context, root, spec string, opts Options) ([]Project
 	}
 	out := []ProjectNamespaces{}
 	for _, abs := range projects {
-		p, err := EvaluateProject(ctx, root, abs, opts)
+		p, err := t.evaluateProject(ctx, abs, opts)
 		if err != nil {
 			return nil, err
 		}
@@ -63,9 +61,9 @@ func Namespaces(ctx context.Context, root, spec string, opts Options) ([]Project
 			if err := ctx.Err(); err != nil {
 				return nil, err
 			}
-			src, err := os.ReadFile(filepath.FromSlash(msbuildPath(root, f)))
+			src, err := t.readFile(msbuildPath(root, f), f)
 			if err != nil {
-				return nil, failure.Wrap(failure.Internal, err, "read %s", f)
+				return nil, err
 			}
 			for _, ns := range DeclaredNamespaces(src) {
 				byName[ns] = append(byName[ns], f)

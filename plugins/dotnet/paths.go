@@ -1,11 +1,10 @@
 package dotnet
 
 import (
-	"github.com/langhost/langhost/internal/textdist"
-	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/langhost/langhost/internal/textdist"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
@@ -45,11 +44,6 @@ func didYouMean(name string, candidates []string) []string {
 }
 
 func filepathToSlash(p string) string { return filepath.ToSlash(p) }
-
-func fileExists(p string) bool {
-	st, err := os.Stat(filepath.FromSlash(p))
-	return err == nil && !st.IsDir()
-}
 
 // msbuildPath turns an MSBuild path (backslashes, possibly relative to dir)
 // into a clean absolute slash path.

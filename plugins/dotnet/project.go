@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"path"
-	"path/filepath"
 	"sort"
 	"strings"
 
@@ -47,6 +46,19 @@ type Project struct {
 	SourceFiles              []string             `json:"sourceFiles"`
 	MissingSourceFiles       []string             `json:"missingSourceFiles,omitempty"`
 	Unevaluated              []UnevaluatedElement `json:"unevaluated,omitempty"`
+	// OutsideWorkspace lists the files the project names (imports, source
+	// files, project references) that lead outside the workspace, directly
+	// or through a symlink. They were not read.
+	OutsideWorkspace []OutsideReference `json:"outsideWorkspace,omitempty"`
+}
+
+// OutsideReference is a path a project file names that leads outside the
+// workspace.
+type OutsideReference struct {
+	Kind string `json:"kind"` // Import, Compile, ProjectReference, Directory.Build.props, packages.config, ...
+	Path string `json:"path"` // relative to the workspace root (so it starts with ../ or is absolute)
+	File string `json:"file"` // the file that names it
+	Line int    `json:"line,omitempty"`
 }
 
 // ProjectReference is a <ProjectReference> item.
@@ -55,6 +67,9 @@ type ProjectReference struct {
 	Path      string `json:"path"`
 	Exists    bool   `json:"exists"`
 	Condition string `json:"condition,omitempty"`
+	// OutsideWorkspace is set when Path leads outside the workspace,
+	// directly or through a symlink; the project is not read.
+	OutsideWorkspace bool `json:"outsideWorkspace,omitempty"`
 }
 
 // PackageReference is a NuGet package dependency.
@@ -86,19 +101,20 @@ type UnevaluatedElement struct {
 	Line      int    `json:"line"`
 }
 
-// EvaluateProject evaluates the project file at abs (absolute) for opts.
-// root is the workspace root: result paths are relative to it and the
-// search for Directory.Build.props stops there.
+// EvaluateProject evaluates the project file at abs (absolute, or relative
+// to root) for opts. root is the workspace root: result paths are relative
+// to it, the search for Directory.Build.props stops there, and nothing
+// outside it is read.
 func EvaluateProject(ctx context.Context, root, abs string, opts Options) (*Project, error) {
-	root, err := absRoot(root)
+	t, err := newTree(root)
 	if err != nil {
 		return nil, err
 	}
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(root, abs)
-	}
-	abs = filepath.ToSlash(filepath.Clean(abs))
-	p, err := evaluate(ctx, root, abs, opts)
+	return t.evaluateProject(ctx, t.abs(abs), opts)
+}
+
+func (t *tree) evaluateProject(ctx context.Context, abs string, opts Options) (*Project, error) {
+	p, err := evaluate(ctx, t, abs, opts)
 	if err != nil {
 		return nil, err
 	}
@@ -106,14 +122,15 @@ func EvaluateProject(ctx context.Context, root, abs string, opts Options) (*Proj
 		// A multi-targeting project: evaluate the inner build of the first
 		// framework, as an IDE does for its default context.
 		opts.TargetFramework = p.TargetFrameworks[0]
-		return evaluate(ctx, root, abs, opts)
+		return evaluate(ctx, t, abs, opts)
 	}
 	return p, nil
 }
 
 type evaluator struct {
 	ctx     context.Context
-	root    string
+	t       *tree
+	root    string // t.root
 	props   *properties
 	groups  []itemGroup // collected in pass 1, evaluated in pass 2
 	proj    *Project
@@ -127,9 +144,10 @@ type itemGroup struct {
 	dir  string // directory of the file the group is in
 }
 
-func evaluate(ctx context.Context, root, abs string, opts Options) (*Project, error) {
+func evaluate(ctx context.Context, t *tree, abs string, opts Options) (*Project, error) {
+	root := t.root
 	display := relSlash(root, abs)
-	doc, err := readXML(abs, display)
+	doc, err := t.readXML(abs, display)
 	if err != nil {
 		return nil, err
 	}
@@ -147,6 +165,7 @@ func evaluate(ctx context.Context, root, abs string, opts Options) (*Project, er
 	}
 	e := &evaluator{
 		ctx:     ctx,
+		t:       t,
 		root:    root,
 		props:   newProperties(global),
 		proj:    &Project{Name: name, Path: display},
@@ -183,12 +202,15 @@ func evaluate(ctx context.Context, root, abs string, opts Options) (*Project, er
 
 	// MSBuild order: Directory.Build.props (via SDK or Microsoft.Common
 	// props), Directory.Packages.props, the project body.
-	if f := findFileAbove(dir, root, "Directory.Build.props"); f != "" {
-		if err := e.importFile(f); err != nil {
-			return nil, err
+	for _, name := range []string{"Directory.Build.props", "Directory.Packages.props"} {
+		f := t.findFileAbove(dir, name)
+		if f == "" || e.seen[f] {
+			continue
 		}
-	}
-	if f := findFileAbove(dir, root, "Directory.Packages.props"); f != "" && !e.seen[f] {
+		if e.t.lookup(f) == kindOutside {
+			e.outside(name, f, display, 0)
+			continue
+		}
 		if err := e.importFile(f); err != nil {
 			return nil, err
 		}
@@ -213,22 +235,28 @@ func cmp(v, def string) string {
 	return def
 }
 
-// findFileAbove looks for name in dir and its parents, stopping at root.
-func findFileAbove(dir, root, name string) string {
-	for {
+// findFileAbove looks for name in dir and its parents inside the
+// workspace, stopping at the root. It returns the first path that exists,
+// even one that leads outside through a symlink, as MSBuild would pick it;
+// callers check.
+func (t *tree) findFileAbove(dir, name string) string {
+	for dir == t.root || strings.HasPrefix(dir, t.root+"/") {
 		f := dir + "/" + name
-		if fileExists(f) {
+		if k := t.lookup(f); k == kindFile || k == kindOutside {
 			return f
 		}
-		if dir == root || !strings.HasPrefix(dir, root) {
-			return ""
+		if dir == t.root {
+			break
 		}
-		parent := path.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
+		dir = path.Dir(dir)
 	}
+	return ""
+}
+
+// outside records a path the project names that leads outside the
+// workspace and is therefore not read.
+func (e *evaluator) outside(kind, abs, file string, line int) {
+	e.proj.OutsideWorkspace = append(e.proj.OutsideWorkspace, OutsideReference{Kind: kind, Path: relSlash(e.root, abs), File: file, Line: line})
 }
 
 func (e *evaluator) importFile(abs string) error {
@@ -237,7 +265,7 @@ func (e *evaluator) importFile(abs string) error {
 	}
 	e.seen[abs] = true
 	display := relSlash(e.root, abs)
-	doc, err := readXML(abs, display)
+	doc, err := e.t.readXML(abs, display)
 	if err != nil {
 		return err
 	}
@@ -329,11 +357,17 @@ func (e *evaluator) evalImport(c *element, dir, display string) error {
 				start = msbuildPath(dir, s)
 			}
 		}
-		target = findFileAbove(start, e.root, m[1])
+		target = e.t.findFileAbove(start, m[1])
 	} else if v, err := e.props.expand(spec); err == nil && v != "" && !hasWildcard(v) {
 		target = msbuildPath(dir, v)
 	}
-	if target == "" || !fileExists(target) {
+	switch k := e.t.lookup(target); {
+	case k == kindOutside && e.t.present(target):
+		e.outside("Import", target, display, c.Line)
+		return nil
+	case k != kindFile:
+		// Also SDK targets under an undefined $(MSBuildToolsPath) and
+		// the like, which resolve to paths outside that do not exist.
 		e.proj.UnresolvedImports = append(e.proj.UnresolvedImports, spec)
 		return nil
 	}
@@ -394,7 +428,11 @@ func (e *evaluator) passTwo(projAbs string) error {
 		for _, x := range splitList(e.props.get("DefaultItemExcludes")) {
 			excludes = append(excludes, msbuildPath(projDir, x))
 		}
-		compile.add(globFiles(projDir+"/**/*.cs"), excludes)
+		files, out := e.t.globFiles(projDir + "/**/*.cs")
+		for _, o := range out {
+			e.outside("Compile", o, p.Path, 0)
+		}
+		compile.add(files, excludes)
 	}
 
 	var (
@@ -448,11 +486,15 @@ func (e *evaluator) passTwo(projAbs string) error {
 				}
 				for _, inc := range splitList(include) {
 					abs := msbuildPath(g.dir, inc)
-					if !hasWildcard(abs) && !fileExists(abs) {
+					files, out := e.t.globFiles(abs)
+					for _, o := range out {
+						e.outside("Compile", o, g.file, it.Line)
+					}
+					if !hasWildcard(abs) && len(files) == 0 && len(out) == 0 {
 						p.MissingSourceFiles = append(p.MissingSourceFiles, relSlash(e.root, abs))
 						continue
 					}
-					compile.add(globFiles(abs), excl)
+					compile.add(files, excl)
 				}
 				for _, rm := range splitList(remove) {
 					compile.remove(msbuildPath(g.dir, rm))
@@ -460,11 +502,16 @@ func (e *evaluator) passTwo(projAbs string) error {
 			case "ProjectReference":
 				for _, inc := range splitList(include) {
 					abs := msbuildPath(g.dir, inc)
+					k := e.t.lookup(abs)
+					if k == kindOutside {
+						e.outside("ProjectReference", abs, g.file, it.Line)
+					}
 					projRefs = append(projRefs, ProjectReference{
-						Name:      strings.TrimSuffix(path.Base(abs), path.Ext(abs)),
-						Path:      relSlash(e.root, abs),
-						Exists:    fileExists(abs),
-						Condition: cond,
+						Name:             strings.TrimSuffix(path.Base(abs), path.Ext(abs)),
+						Path:             relSlash(e.root, abs),
+						Exists:           k == kindFile,
+						Condition:        cond,
+						OutsideWorkspace: k == kindOutside,
 					})
 				}
 				for _, rm := range splitList(remove) {
@@ -545,11 +592,16 @@ func (e *evaluator) metadata(it *element, name string) string {
 
 func (e *evaluator) readPackagesConfig(dir string) error {
 	f := dir + "/packages.config"
-	if !fileExists(f) {
+	switch e.t.lookup(f) {
+	case kindFile:
+	case kindOutside:
+		e.outside("packages.config", f, e.proj.Path, 0)
+		return nil
+	default:
 		return nil
 	}
 	display := relSlash(e.root, f)
-	doc, err := readXML(f, display)
+	doc, err := e.t.readXML(f, display)
 	if err != nil {
 		return err
 	}

@@ -3,10 +3,7 @@ package dotnet
 import (
 	"bufio"
 	"bytes"
-	"errors"
-	"os"
 	"path"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -40,6 +37,9 @@ type SolutionProject struct {
 	// by project name.
 	Dependencies []string `json:"dependencies,omitempty"`
 	Exists       bool     `json:"exists"`
+	// OutsideWorkspace is set when Path leads outside the workspace,
+	// directly or through a symlink; the project is not read.
+	OutsideWorkspace bool `json:"outsideWorkspace,omitempty"`
 }
 
 // SolutionFolder is a virtual folder of a solution.
@@ -56,28 +56,41 @@ var (
 
 // ParseSolution parses the solution file at file (absolute, or relative to
 // root); root is the workspace root that result paths are made relative to.
+// Nothing outside root is read.
 func ParseSolution(root, file string) (*Solution, error) {
-	root, err := absRoot(root)
+	t, err := newTree(root)
 	if err != nil {
 		return nil, err
 	}
-	abs := file
-	if !filepath.IsAbs(abs) {
-		abs = filepath.Join(root, abs)
-	}
-	abs = filepath.ToSlash(abs)
-	display := relSlash(root, abs)
+	return t.parseSolution(t.abs(file))
+}
+
+func (t *tree) parseSolution(abs string) (*Solution, error) {
+	display := t.rel(abs)
+	var sol *Solution
 	if strings.EqualFold(path.Ext(abs), ".slnx") {
-		return parseSlnx(root, abs, display)
-	}
-	data, err := os.ReadFile(abs)
-	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, failure.Wrap(failure.NotFound, err, "solution %s does not exist", display)
+		doc, err := t.readXML(abs, display)
+		if err != nil {
+			return nil, err
 		}
-		return nil, failure.Wrap(failure.Internal, err, "read %s", display)
+		if sol, err = parseSlnx(doc, t.root, abs, display); err != nil {
+			return nil, err
+		}
+	} else {
+		data, err := t.readFile(abs, "solution "+display)
+		if err != nil {
+			return nil, err
+		}
+		if sol, err = parseSln(t.root, abs, display, data); err != nil {
+			return nil, err
+		}
 	}
-	return parseSln(root, abs, display, data)
+	for i := range sol.Projects {
+		p := &sol.Projects[i]
+		k := t.lookup(t.abs(p.Path))
+		p.Exists, p.OutsideWorkspace = k == kindFile, k == kindOutside
+	}
+	return sol, nil
 }
 
 type slnEntry struct {
@@ -85,6 +98,8 @@ type slnEntry struct {
 	deps                       []string // GUIDs
 }
 
+// parseSln parses the text of a .sln file at abs; it reads nothing, and
+// leaves Exists to the caller.
 func parseSln(root, abs, display string, data []byte) (*Solution, error) {
 	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
 	sol := &Solution{Path: display, Format: "sln"}
@@ -172,9 +187,7 @@ func parseSln(root, abs, display string, data []byte) (*Solution, error) {
 			continue
 		}
 		p := SolutionProject{Name: e.name, TypeGUID: e.typeGUID, GUID: e.guid}
-		projAbs := path.Join(dir, strings.ReplaceAll(e.path, `\`, "/"))
-		p.Path = relSlash(root, projAbs)
-		p.Exists = fileExists(projAbs)
+		p.Path = relSlash(root, msbuildPath(dir, e.path))
 		if parent, ok := nested[e.guid]; ok {
 			p.Folder = folderPath(parent, 0)
 		}
@@ -189,11 +202,9 @@ func parseSln(root, abs, display string, data []byte) (*Solution, error) {
 	return sol, nil
 }
 
-func parseSlnx(root, abs, display string) (*Solution, error) {
-	doc, err := readXML(abs, display)
-	if err != nil {
-		return nil, err
-	}
+// parseSlnx reads the parsed .slnx document doc of the file at abs; it
+// reads nothing, and leaves Exists to the caller.
+func parseSlnx(doc *element, root, abs, display string) (*Solution, error) {
 	if doc.Name != "Solution" {
 		return nil, failure.New(failure.InvalidInput, "%s:%d: root element is <%s>, want <Solution>", display, doc.Line, doc.Name)
 	}
@@ -216,11 +227,9 @@ func parseSlnx(root, abs, display string) (*Solution, error) {
 				walk(c, fp)
 			case "Project":
 				rel := strings.ReplaceAll(c.Attr("Path"), `\`, "/")
-				projAbs := path.Join(dir, rel)
 				p := SolutionProject{
-					Name:   strings.TrimSuffix(path.Base(rel), path.Ext(rel)),
-					Path:   relSlash(root, projAbs),
-					Exists: fileExists(projAbs),
+					Name: strings.TrimSuffix(path.Base(rel), path.Ext(rel)),
+					Path: relSlash(root, msbuildPath(dir, rel)),
 				}
 				if folder != "/" {
 					p.Folder = folder

@@ -27,16 +27,24 @@ type ProjectSummary struct {
 	Path   string `json:"path"`
 	Folder string `json:"folder,omitempty"` // solution folder, if any
 	Exists bool   `json:"exists"`
+	// OutsideWorkspace is set when Path leads outside the workspace,
+	// directly or through a symlink; the project is not read.
+	OutsideWorkspace bool `json:"outsideWorkspace,omitempty"`
 }
 
 // ListProjects finds the solutions and projects of the workspace at root.
 // A .sln or .slnx at the root wins; otherwise every .csproj under root is
 // listed (bin, obj, .git and node_modules are skipped).
 func ListProjects(ctx context.Context, root string) (*Workspace, error) {
-	root, err := absRoot(root)
+	t, err := newTree(root)
 	if err != nil {
 		return nil, err
 	}
+	return t.listProjects(ctx)
+}
+
+func (t *tree) listProjects(ctx context.Context) (*Workspace, error) {
+	root := t.root
 	entries, err := os.ReadDir(filepath.FromSlash(root))
 	if err != nil {
 		if os.IsNotExist(err) {
@@ -51,7 +59,7 @@ func ListProjects(ctx context.Context, root string) (*Workspace, error) {
 		if e.IsDir() || (ext != ".sln" && ext != ".slnx") {
 			continue
 		}
-		sol, err := ParseSolution(root, root+"/"+e.Name())
+		sol, err := t.parseSolution(root + "/" + e.Name())
 		if err != nil {
 			return nil, err
 		}
@@ -61,7 +69,7 @@ func ListProjects(ctx context.Context, root string) (*Workspace, error) {
 				continue
 			}
 			seen[p.Path] = true
-			ws.Projects = append(ws.Projects, ProjectSummary{Name: p.Name, Path: p.Path, Folder: p.Folder, Exists: p.Exists})
+			ws.Projects = append(ws.Projects, ProjectSummary{Name: p.Name, Path: p.Path, Folder: p.Folder, Exists: p.Exists, OutsideWorkspace: p.OutsideWorkspace})
 		}
 	}
 	if len(ws.Solutions) == 0 {
@@ -70,8 +78,11 @@ func ListProjects(ctx context.Context, root string) (*Workspace, error) {
 			return nil, err
 		}
 		for _, f := range files {
+			// A symlinked project file may lead out; list it, never read it.
+			k := t.lookup(f)
 			ws.Projects = append(ws.Projects, ProjectSummary{
-				Name: strings.TrimSuffix(path.Base(f), path.Ext(f)), Path: relSlash(root, f), Exists: true,
+				Name: strings.TrimSuffix(path.Base(f), path.Ext(f)), Path: relSlash(root, f),
+				Exists: k == kindFile, OutsideWorkspace: k == kindOutside,
 			})
 		}
 	}
@@ -112,21 +123,33 @@ func findProjectFiles(ctx context.Context, root string) ([]string, error) {
 // resolveProject turns a project spec into an absolute project path. spec
 // may be a path (relative to root) to a .csproj, a directory holding exactly
 // one .csproj, or a project name from list_projects. An empty spec is
-// accepted when the workspace has exactly one project.
-func resolveProject(ctx context.Context, root, spec string) (string, error) {
+// accepted when the workspace has exactly one project. A path that leads
+// outside the workspace is refused.
+func (t *tree) resolveProject(ctx context.Context, spec string) (string, error) {
+	root := t.root
 	spec = strings.ReplaceAll(strings.TrimSpace(spec), `\`, "/")
 	if spec != "" {
-		abs := msbuildPath(root, spec)
-		if st, err := os.Stat(filepath.FromSlash(abs)); err == nil {
-			if !st.IsDir() {
-				return abs, nil
+		abs := t.abs(msbuildPath(root, spec))
+		switch t.lookup(abs) {
+		case kindFile:
+			return abs, nil
+		case kindOutside:
+			return "", &failure.Error{Code: failure.Precondition, Field: "project",
+				Message: fmt.Sprintf("%q leads outside the workspace %s; its projects are not read", spec, root)}
+		case kindDir:
+			candidates, _ := filepath.Glob(filepath.Join(filepath.FromSlash(abs), "*.csproj"))
+			var matches []string
+			for _, m := range candidates {
+				if t.isFile(filepath.ToSlash(m)) {
+					matches = append(matches, m)
+				}
 			}
-			matches, _ := filepath.Glob(filepath.Join(filepath.FromSlash(abs), "*.csproj"))
 			switch len(matches) {
 			case 1:
 				return filepath.ToSlash(matches[0]), nil
 			case 0:
-				return "", failure.New(failure.NotFound, "project: directory %s holds no .csproj file", relSlash(root, abs))
+				return "", &failure.Error{Code: failure.NotFound, Field: "project",
+					Message: "directory " + relSlash(root, abs) + " holds no .csproj file"}
 			default:
 				return "", &failure.Error{Code: failure.Ambiguous, Field: "project",
 					Message: "directory " + relSlash(root, abs) + " holds several .csproj files",
@@ -134,13 +157,13 @@ func resolveProject(ctx context.Context, root, spec string) (string, error) {
 			}
 		}
 	}
-	ws, err := ListProjects(ctx, root)
+	ws, err := t.listProjects(ctx)
 	if err != nil {
 		return "", err
 	}
 	if spec == "" {
 		if len(ws.Projects) == 1 {
-			return msbuildPath(root, ws.Projects[0].Path), nil
+			return t.project(ws.Projects[0])
 		}
 		return "", &failure.Error{Code: failure.Ambiguous, Field: "project",
 			Message: "the workspace has several projects; name one", Details: map[string]any{"candidates": projectNames(ws)}}
@@ -153,10 +176,7 @@ func resolveProject(ctx context.Context, root, spec string) (string, error) {
 	}
 	switch len(hits) {
 	case 1:
-		if !hits[0].Exists {
-			return "", failure.New(failure.NotFound, "project %s is listed in the solution but %s does not exist", hits[0].Name, hits[0].Path)
-		}
-		return msbuildPath(root, hits[0].Path), nil
+		return t.project(hits[0])
 	case 0:
 		msg := fmt.Sprintf("no project %q in %s", spec, root)
 		if near := didYouMean(spec, projectNames(ws)); len(near) > 0 {
@@ -171,6 +191,19 @@ func resolveProject(ctx context.Context, root, spec string) (string, error) {
 	}
 	return "", &failure.Error{Code: failure.Ambiguous, Field: "project",
 		Message: "several projects are named " + spec, Details: map[string]any{"candidates": paths}}
+}
+
+// project returns the absolute path of a listed project that can be read.
+func (t *tree) project(p ProjectSummary) (string, error) {
+	switch {
+	case p.OutsideWorkspace:
+		return "", &failure.Error{Code: failure.Precondition, Field: "project",
+			Message: fmt.Sprintf("project %s (%s) leads outside the workspace; it is not read", p.Name, p.Path)}
+	case !p.Exists:
+		return "", &failure.Error{Code: failure.NotFound, Field: "project",
+			Message: fmt.Sprintf("project %s is listed in the solution but %s does not exist", p.Name, p.Path)}
+	}
+	return msbuildPath(t.root, p.Path), nil
 }
 
 func projectNames(ws *Workspace) []string {
@@ -191,15 +224,15 @@ func relAll(root string, abs []string) []string {
 
 // ProjectInfo evaluates one project (see resolveProject for spec).
 func ProjectInfo(ctx context.Context, root, spec string, opts Options) (*Project, error) {
-	root, err := absRoot(root)
+	t, err := newTree(root)
 	if err != nil {
 		return nil, err
 	}
-	abs, err := resolveProject(ctx, root, spec)
+	abs, err := t.resolveProject(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
-	return EvaluateProject(ctx, root, abs, opts)
+	return t.evaluateProject(ctx, abs, opts)
 }
 
 // ProjectReferenceGraph is the answer to project_references.
@@ -222,11 +255,12 @@ type ProjectReferenceAt struct {
 // it follows them depth-first, visiting each project once and reporting
 // cycles instead of looping.
 func ProjectReferences(ctx context.Context, root, spec string, transitive bool, opts Options) (*ProjectReferenceGraph, error) {
-	root, err := absRoot(root)
+	t, err := newTree(root)
 	if err != nil {
 		return nil, err
 	}
-	abs, err := resolveProject(ctx, root, spec)
+	root = t.root
+	abs, err := t.resolveProject(ctx, spec)
 	if err != nil {
 		return nil, err
 	}
@@ -235,7 +269,7 @@ func ProjectReferences(ctx context.Context, root, spec string, transitive bool, 
 	var stack []string
 	var walk func(abs string, o Options, depth int) error
 	walk = func(abs string, o Options, depth int) error {
-		p, err := EvaluateProject(ctx, root, abs, o)
+		p, err := t.evaluateProject(ctx, abs, o)
 		if err != nil {
 			return err
 		}

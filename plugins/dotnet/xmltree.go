@@ -5,7 +5,6 @@ import (
 	"encoding/xml"
 	"errors"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
@@ -47,14 +46,12 @@ func (e *element) child(name string) *element {
 	return nil
 }
 
-// readXML parses the file at path. display is the path used in error messages.
-func readXML(path, display string) (*element, error) {
-	data, err := os.ReadFile(path)
+// readXML parses the file at p (an absolute slash path inside the
+// workspace). display is the path used in error messages.
+func (t *tree) readXML(p, display string) (*element, error) {
+	data, err := t.readFile(p, display)
 	if err != nil {
-		if errors.Is(err, os.ErrNotExist) {
-			return nil, failure.Wrap(failure.NotFound, err, "%s does not exist", display)
-		}
-		return nil, failure.Wrap(failure.Internal, err, "read %s", display)
+		return nil, err
 	}
 	return parseXML(data, display)
 }
