@@ -3,8 +3,6 @@ package dotnet
 import (
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
@@ -67,7 +65,9 @@ func (p *properties) expand(s string) (string, error) {
 // It supports quoted operands with property references, ==, !=, <, >, <=,
 // >=, and, or, !, parentheses, true/false and the Exists(...) and
 // HasTrailingSlash(...) functions; anything else is errUnsupported.
-func evalCondition(cond string, props *properties, dir string) (bool, error) {
+// Exists answers only for paths inside the workspace of t; one that leads
+// outside makes the condition unsupported, so it is reported, not decided.
+func evalCondition(cond string, props *properties, dir string, t *tree) (bool, error) {
 	if strings.TrimSpace(cond) == "" {
 		return true, nil
 	}
@@ -75,7 +75,7 @@ func evalCondition(cond string, props *properties, dir string) (bool, error) {
 	if err != nil {
 		return false, err
 	}
-	c := &condParser{toks: toks, props: props, dir: dir}
+	c := &condParser{toks: toks, props: props, dir: dir, t: t}
 	v, err := c.or()
 	if err != nil {
 		return false, err
@@ -163,6 +163,7 @@ type condParser struct {
 	pos   int
 	props *properties
 	dir   string
+	t     *tree
 }
 
 func (c *condParser) peek() *condTok {
@@ -305,8 +306,18 @@ func (c *condParser) function() (bool, error) {
 		if strings.TrimSpace(arg) == "" {
 			return false, nil
 		}
-		_, err := os.Stat(filepath.FromSlash(msbuildPath(c.dir, arg)))
-		return err == nil, nil
+		p := msbuildPath(c.dir, arg)
+		switch c.t.lookup(p) {
+		case kindFile, kindDir:
+			return true, nil
+		case kindOutside:
+			// Not there is a safe answer (SDK paths under undefined
+			// properties); what is there outside is not langhost's to use.
+			if c.t.present(p) {
+				return false, fmt.Errorf("%w: Exists(%q) looks outside the workspace", errUnsupported, arg)
+			}
+		}
+		return false, nil
 	case "hastrailingslash":
 		return strings.HasSuffix(arg, "/") || strings.HasSuffix(arg, `\`), nil
 	}

@@ -28,9 +28,12 @@ func TestEvalCondition(t *testing.T) {
 		{"'1' < '2'", true},
 		{"Exists('condition.go')", true},
 		{"!Exists('no-such-file')", true},
+		{"Exists('testdata/sdk')", true},
+		{"Exists('/no/such/dir/outside')", false},
 	}
+	tr := testTree(t, ".")
 	for _, tt := range tests {
-		got, err := evalCondition(tt.cond, props, ".")
+		got, err := evalCondition(tt.cond, props, tr.root, tr)
 		if err != nil {
 			t.Errorf("evalCondition(%q): %v", tt.cond, err)
 			continue
@@ -43,14 +46,18 @@ func TestEvalCondition(t *testing.T) {
 
 func TestEvalConditionUnsupported(t *testing.T) {
 	props := newProperties(nil)
+	tr := testTree(t, ".")
 	for _, cond := range []string{
 		"$([MSBuild]::IsOSPlatform('Windows'))",
 		"'$(TargetFramework.StartsWith(net4))' == 'true'",
 		"'@(Compile)' != ''",
 		"'a' = 'b'",
 		"'a' ==",
+		"Exists('/etc/passwd')",
+		"Exists('../../../../../../../../etc')",
+		"Exists('/etc/passwd') or true",
 	} {
-		if _, err := evalCondition(cond, props, "."); !errors.Is(err, errUnsupported) {
+		if _, err := evalCondition(cond, props, tr.root, tr); !errors.Is(err, errUnsupported) {
 			t.Errorf("evalCondition(%q) error = %v, want errUnsupported", cond, err)
 		}
 	}
@@ -62,4 +69,13 @@ func TestGlobalPropertiesWin(t *testing.T) {
 	if got := props.get("CONFIGURATION"); got != "Release" {
 		t.Errorf("Configuration = %q, want the global Release", got)
 	}
+}
+
+func testTree(t *testing.T, root string) *tree {
+	t.Helper()
+	tr, err := newTree(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tr
 }

@@ -286,7 +286,7 @@ func (e *evaluator) passOne(doc *element, file string) error {
 	for _, c := range doc.Children {
 		switch c.Name {
 		case "PropertyGroup":
-			ok, err := evalCondition(c.Attr("Condition"), e.props, dir)
+			ok, err := evalCondition(c.Attr("Condition"), e.props, dir, e.t)
 			if err != nil {
 				e.unevaluated("Property", "PropertyGroup", c, display)
 				continue
@@ -295,7 +295,7 @@ func (e *evaluator) passOne(doc *element, file string) error {
 				continue
 			}
 			for _, pc := range c.Children {
-				ok, err := evalCondition(pc.Attr("Condition"), e.props, dir)
+				ok, err := evalCondition(pc.Attr("Condition"), e.props, dir, e.t)
 				if err != nil {
 					e.unevaluated("Property", pc.Name, pc, display)
 					continue
@@ -327,7 +327,7 @@ func (e *evaluator) passOne(doc *element, file string) error {
 }
 
 func (e *evaluator) evalImport(c *element, dir, display string) error {
-	ok, err := evalCondition(c.Attr("Condition"), e.props, dir)
+	ok, err := evalCondition(c.Attr("Condition"), e.props, dir, e.t)
 	if err != nil {
 		e.unevaluated("Import", c.Attr("Project"), c, display)
 		return nil
@@ -445,7 +445,7 @@ func (e *evaluator) passTwo(projAbs string) error {
 			return err
 		}
 		groupCond := g.el.Attr("Condition")
-		ok, err := evalCondition(groupCond, e.props, g.dir)
+		ok, err := evalCondition(groupCond, e.props, g.dir, e.t)
 		if err != nil {
 			for _, it := range g.el.Children {
 				e.proj.Unevaluated = append(e.proj.Unevaluated, UnevaluatedElement{
@@ -459,7 +459,7 @@ func (e *evaluator) passTwo(projAbs string) error {
 		}
 		for _, it := range g.el.Children {
 			cond := joinConditions(groupCond, it.Attr("Condition"))
-			ok, err := evalCondition(it.Attr("Condition"), e.props, g.dir)
+			ok, err := evalCondition(it.Attr("Condition"), e.props, g.dir, e.t)
 			if err != nil {
 				e.proj.Unevaluated = append(e.proj.Unevaluated, UnevaluatedElement{
 					Kind: it.Name, Name: cmp(it.Attr("Include"), it.Attr("Remove")), Condition: it.Attr("Condition"), File: g.file, Line: it.Line,
