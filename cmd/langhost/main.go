@@ -9,7 +9,13 @@ import (
 )
 
 func main() {
+	// The first SIGINT or SIGTERM cancels the command: tool runs are
+	// killed with their process groups, plugins and language servers are
+	// stopped, and the exit code says canceled (130) where a run was cut
+	// short. A second signal kills the host at once; its children still
+	// die with it (see internal/procgroup).
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	context.AfterFunc(ctx, stop)
 	code := run(ctx, systemIO(), os.Args[1:])
 	stop()
 	os.Exit(code)

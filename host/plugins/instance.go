@@ -192,6 +192,11 @@ func (i *instance) stop(timeout time.Duration) error {
 			err = nil // already gone: nothing left to shut down
 		}
 	}
+	if err != nil {
+		// Not worth go-plugin's graceful close, which waits for a plugin
+		// that did not even stop in time.
+		i.killTree()
+	}
 	i.kill()
 	if err != nil {
 		return failure.Wrap(failure.CodeOf(err), err, "shut down plugin %s", i.name)

@@ -31,7 +31,8 @@ func WithStartTimeout(d time.Duration) Option {
 }
 
 // WithShutdownTimeout bounds the Shutdown call that lets a plugin stop its
-// language servers before the manager kills it (default 10s).
+// language servers before the manager kills it (default 3s, so that a host
+// asked to stop by a signal is gone within 5 seconds).
 func WithShutdownTimeout(d time.Duration) Option {
 	return func(c *config) { c.shutdownTimeout = d }
 }
@@ -55,7 +56,7 @@ func NewManager(logger hclog.Logger, opts ...Option) *Manager {
 	if logger == nil {
 		logger = hclog.NewNullLogger()
 	}
-	cfg := config{startTimeout: 30 * time.Second, shutdownTimeout: 10 * time.Second}
+	cfg := config{startTimeout: 30 * time.Second, shutdownTimeout: 3 * time.Second}
 	for _, opt := range opts {
 		opt(&cfg)
 	}
