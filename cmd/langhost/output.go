@@ -22,7 +22,10 @@ type envelope struct {
 	Version   string      `json:"version"`
 	Data      any         `json:"data"`
 	Errors    []errorItem `json:"errors"`
-	TraceID   string      `json:"trace_id"`
+	// Warnings are problems that did not fail the command, such as spec
+	// files skipped because they are invalid.
+	Warnings []warning `json:"warnings"`
+	TraceID  string    `json:"trace_id"`
 }
 
 type errorItem struct {
@@ -41,7 +44,10 @@ type printer struct{ f *factory }
 func (p printer) result(commandID string, data any, err error, text func(w io.Writer) error) error {
 	if p.f.format() == "json" {
 		env := envelope{OK: err == nil, CommandID: commandID, Version: host.Version, Data: data,
-			Errors: errorItems(err), TraceID: traceID()}
+			Errors: errorItems(err), Warnings: []warning{}, TraceID: traceID()}
+		if p.f.host != nil {
+			env.Warnings = specWarnings(p.f.host.Specs.Problems)
+		}
 		enc := json.NewEncoder(p.f.io.Out)
 		enc.SetIndent("", "  ")
 		if werr := enc.Encode(env); werr != nil {

@@ -18,6 +18,8 @@ type runOptions struct {
 	input string
 	pairs []string
 	yes   bool
+	// noDaemon runs a semantic tool in this process (run_daemon.go).
+	noDaemon bool
 }
 
 func newRunCmd(f *factory) *cobra.Command {
@@ -40,11 +42,16 @@ Exit code 0 means the tool succeeded, 1 that it ran and reported failure
 	}
 	cmd.Flags().StringVar(&opts.input, "input", "", "input as JSON, @file or - for stdin")
 	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "allow a tool that changes files to run")
+	cmd.Flags().BoolVar(&opts.noDaemon, "no-daemon", false, "run a semantic tool in this process, not in the workspace's daemon")
 	return cmd
 }
 
 func runRun(cmd *cobra.Command, opts *runOptions) error {
 	h, t, err := opts.f.toolHost(cmd.Context(), opts.id)
+	if opts.f.host != nil {
+		// Also when the tool is unknown: its spec may be the one skipped.
+		warnProblems(opts.f, opts.f.host.Specs.Problems)
+	}
 	if err != nil {
 		return err
 	}
@@ -53,7 +60,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		return err
 	}
 	confirmed := opts.yes || h.Config.Allows(t.ID)
-	res, err := h.Registry.Call(cmd.Context(), t.ID, registry.Call{Input: input, Confirmed: confirmed})
+	res, err := runToolCall(cmd.Context(), opts, h, t, registry.Call{Input: input, Confirmed: confirmed})
 	if res == nil {
 		if err != nil {
 			return err

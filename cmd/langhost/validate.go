@@ -6,6 +6,7 @@ import (
 
 	"github.com/langhost/langhost/host"
 	"github.com/langhost/langhost/host/spec"
+	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/spf13/cobra"
 )
@@ -43,6 +44,11 @@ spec is invalid.`,
 }
 
 func validateRun(cmd *cobra.Command, opts *validateOptions) error {
+	ctx := cmd.Context()
+	cfg, err := opts.f.config()
+	if err != nil {
+		return err
+	}
 	var sources []spec.Source
 	if len(opts.paths) > 0 {
 		src, err := spec.PathsSource("args", opts.paths)
@@ -51,16 +57,20 @@ func validateRun(cmd *cobra.Command, opts *validateOptions) error {
 		}
 		sources = []spec.Source{src}
 	} else {
-		h, err := opts.f.loadHost(cmd.Context())
+		// The search path, without loading a host: its problems are what
+		// this command reports, not warnings.
+		ws, err := workspace.New(cfg.Workspace)
 		if err != nil {
 			return err
 		}
-		sources, err = host.Sources(h.Config, h.Workspace)
-		if err != nil {
+		if sources, err = host.Sources(cfg, ws); err != nil {
 			return err
 		}
 	}
-	set := spec.Load(sources)
+	set, err := spec.LoadLanguages(ctx, sources, nil, spec.Limits{MaxSize: cfg.SpecMaxSize})
+	if err != nil {
+		return failure.Wrap(failure.CodeOf(err), err, "validate")
+	}
 	rep := validateReport{Valid: []validSpec{}, Problems: []spec.Problem{}}
 	for _, l := range set.Languages {
 		rep.Valid = append(rep.Valid, validSpec{Language: l.Language.ID, File: l.Source, Tools: len(l.Tools)})
@@ -68,7 +78,6 @@ func validateRun(cmd *cobra.Command, opts *validateOptions) error {
 	for _, fe := range set.Problems {
 		rep.Problems = append(rep.Problems, fe.Problems...)
 	}
-	var err error
 	if len(rep.Problems) > 0 {
 		err = failure.New(failure.InvalidInput, "%d problem(s) in %d spec file(s)", len(rep.Problems), len(set.Problems))
 	}

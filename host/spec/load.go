@@ -14,6 +14,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // DefaultMaxSize is the largest spec file read unless Limits says
@@ -44,11 +46,13 @@ func DirSource(name, dir string, required bool) (Source, error) {
 	st, err := os.Stat(dir)
 	switch {
 	case err == nil && !st.IsDir():
-		return Source{}, fmt.Errorf("%s: not a directory", dir)
+		return Source{}, failure.New(failure.InvalidInput, "language directory %s: not a directory", dir)
 	case errors.Is(err, fs.ErrNotExist) && !required:
 		return Source{Name: name, Label: dir}, nil
+	case errors.Is(err, fs.ErrNotExist):
+		return Source{}, failure.Wrap(failure.NotFound, err, "language directory")
 	case err != nil:
-		return Source{}, fmt.Errorf("language directory: %w", err)
+		return Source{}, failure.Wrap(failure.Precondition, err, "language directory")
 	}
 	return Source{Name: name, FS: osFS{dir: dir}, Label: dir}, nil
 }
