@@ -153,6 +153,8 @@ func newRootCmd(f *factory) *cobra.Command {
 		newTrustCmd(f),
 		newMCPCmd(f),
 		newPluginCmd(f),
+		newServeCmd(f),
+		newDaemonCmd(f),
 	)
 	return root
 }

@@ -1,0 +1,111 @@
+//go:build unix && !solaris && !aix
+
+package daemon
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"syscall"
+	"time"
+)
+
+// supported says daemons work on this platform: they need unix sockets,
+// flock and detached sessions.
+const supported = true
+
+var errUnsupported = errors.New("not supported on this platform")
+
+// privateDir creates dir owned by and private to the user, or checks that
+// it is: a directory (not a symlink to one) of this user, which nobody else
+// may enter. Wider permissions of the user's own directory are narrowed.
+func privateDir(dir string) error {
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return fmt.Errorf("daemon directory: %w", err)
+	}
+	fi, err := os.Lstat(dir)
+	if err != nil {
+		return fmt.Errorf("daemon directory: %w", err)
+	}
+	if !fi.IsDir() {
+		return fmt.Errorf("daemon directory %s is not a directory (%s): refusing to use it", dir, fi.Mode().Type())
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
+		return fmt.Errorf("daemon directory %s belongs to uid %d, not to uid %d: refusing to use it", dir, st.Uid, os.Getuid())
+	}
+	if fi.Mode().Perm()&0o077 != 0 {
+		if err := os.Chmod(dir, 0o700); err != nil {
+			return fmt.Errorf("daemon directory: %w", err)
+		}
+	}
+	return nil
+}
+
+// lock takes the exclusive flock on path, waiting at most timeout. The
+// lock is released when the process dies, so a killed caller never leaves
+// it held.
+func lock(ctx context.Context, path string, timeout time.Duration) (unlock func(), err error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("daemon lock: %w", err)
+	}
+	deadline := time.NewTimer(timeout)
+	defer deadline.Stop()
+	tick := time.NewTicker(10 * time.Millisecond)
+	defer tick.Stop()
+	for {
+		err := syscall.Flock(int(f.Fd()), syscall.LOCK_EX|syscall.LOCK_NB)
+		if err == nil {
+			return func() {
+				_ = syscall.Flock(int(f.Fd()), syscall.LOCK_UN)
+				_ = f.Close()
+			}, nil
+		}
+		if !errors.Is(err, syscall.EWOULDBLOCK) && !errors.Is(err, syscall.EINTR) {
+			f.Close()
+			return nil, fmt.Errorf("daemon lock %s: %w", path, err)
+		}
+		select {
+		case <-ctx.Done():
+			f.Close()
+			return nil, ctx.Err()
+		case <-deadline.C:
+			f.Close()
+			return nil, fmt.Errorf("daemon lock %s: still held after %s", path, timeout)
+		case <-tick.C:
+		}
+	}
+}
+
+// spawn starts the daemon detached from the caller: in a session of its
+// own (no terminal's Ctrl-C or hangup, no process-group kill of the CLI
+// reaches it), stdin from /dev/null, stdout and stderr to its log file. The
+// channel reports its exit while the caller lives.
+func spawn(start Command, logPath string) (<-chan error, error) {
+	logf, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("daemon log: %w", err)
+	}
+	defer logf.Close()
+	cmd := exec.Command(start.Path, start.Args...)
+	cmd.Dir, cmd.Env = start.Dir, start.Env
+	cmd.Stdout, cmd.Stderr = logf, logf
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
+	if err := cmd.Start(); err != nil {
+		return nil, fmt.Errorf("start daemon: %w", err)
+	}
+	exited := make(chan error, 1)
+	go func() { exited <- cmd.Wait() }()
+	return exited, nil
+}
+
+// alive reports whether process pid exists and has not exited.
+func alive(pid int) bool {
+	err := syscall.Kill(pid, 0)
+	if err != nil && !errors.Is(err, syscall.EPERM) {
+		return false
+	}
+	return !zombie(pid)
+}
