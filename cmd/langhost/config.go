@@ -64,7 +64,11 @@ func configShowRun(cmd *cobra.Command, opts *configShowOptions) error {
 		if err := table(w, rows); err != nil {
 			return err
 		}
-		_, err := fmt.Fprintf(w, "\nworkspace %s: %s\n", cfg.Workspace, cfg.Trust.Reason)
+		root := cfg.Trust.Root
+		if root == "" {
+			root = cfg.Workspace
+		}
+		_, err := fmt.Fprintf(w, "\nworkspace %s: %s\n", root, cfg.Trust.Reason)
 		return err
 	})
 }
