@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -141,5 +143,24 @@ func TestMCPWarnsAboutSkippedSpecs(t *testing.T) {
 	file := filepath.Join(f.specs, "broken.yaml")
 	if want := "warning: skipped " + file + ": 3 problems\n  " + file + ":4:5: tools.build.comand: "; !strings.Contains(stderr.String(), want) {
 		t.Errorf("stderr lacks %q:\n%s", want, stderr)
+	}
+}
+
+// TestCancelledLoad: a signal that arrives while the specs load (the
+// command's context is cancelled) stops the command with exit 130.
+func TestCancelledLoad(t *testing.T) {
+	t.Setenv("XDG_CONFIG_HOME", t.TempDir())
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	for _, args := range [][]string{{"tools", "list"}, {"validate"}, {"run", "demo.check"}} {
+		var out, errOut bytes.Buffer
+		f := &factory{
+			io:  &ioStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut},
+			env: func(string) (string, bool) { return "", false },
+		}
+		full := append([]string{"--workspace", "testdata/ws", "--languages", "testdata/specs", "--format", "json"}, args...)
+		if code := execute(ctx, f, full); code != 130 || !strings.Contains(out.String(), `"canceled"`) {
+			t.Errorf("%v: exit %d, want 130\n%s%s", args, code, out.String(), errOut.String())
+		}
 	}
 }

@@ -41,14 +41,17 @@ type Source struct {
 }
 
 // DirSource reads the specs in dir. A missing dir is an empty source unless
-// required is set.
+// required is set. An optional dir that cannot be listed (not a directory,
+// not readable) is a problem reported when loading, so that a bad user or
+// workspace directory costs its specs, not the host.
 func DirSource(name, dir string, required bool) (Source, error) {
 	st, err := os.Stat(dir)
 	switch {
-	case err == nil && !st.IsDir():
-		return Source{}, failure.New(failure.InvalidInput, "language directory %s: not a directory", dir)
 	case errors.Is(err, fs.ErrNotExist) && !required:
 		return Source{Name: name, Label: dir}, nil
+	case !required:
+	case err == nil && !st.IsDir():
+		return Source{}, failure.New(failure.InvalidInput, "language directory %s: not a directory", dir)
 	case errors.Is(err, fs.ErrNotExist):
 		return Source{}, failure.Wrap(failure.NotFound, err, "language directory")
 	case err != nil:
@@ -70,7 +73,7 @@ func PathsSource(name string, paths []string) (Source, error) {
 			files = append(files, p)
 			continue
 		}
-		entries, err := os.ReadDir(p)
+		entries, err := readDir(p)
 		if err != nil {
 			return Source{}, fmt.Errorf("spec path: %w", err)
 		}
@@ -114,31 +117,49 @@ func (f osFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if err != nil {
 		return nil, err
 	}
-	return os.ReadDir(p)
+	return readDir(p)
 }
 
-// Open opens a regular file. O_NONBLOCK makes opening a named pipe return
-// at once instead of waiting for a writer (it changes nothing for regular
-// files); the mode of the opened file is checked again because the file may
-// have been replaced since readSpec's Stat.
+// Open opens a regular file.
 func (f osFS) Open(name string) (fs.File, error) {
 	p, err := f.path("open", name)
 	if err != nil {
 		return nil, err
 	}
-	file, err := os.OpenFile(p, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	return openMode(p, fs.FileMode.IsRegular, notRegular)
+}
+
+// readDir is os.ReadDir that does not block when dir is a named pipe.
+func readDir(dir string) ([]fs.DirEntry, error) {
+	f, err := openMode(dir, fs.FileMode.IsDir, func(fs.FileMode) error { return errors.New("not a directory") })
 	if err != nil {
 		return nil, err
 	}
-	st, err := file.Stat()
-	if err == nil && !st.Mode().IsRegular() {
-		err = &fs.PathError{Op: "open", Path: p, Err: notRegular(st.Mode())}
-	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	return entries, err
+}
+
+// openMode opens path for reading if the file it names (through symlinks)
+// has a mode that ok accepts, else fails with wrong's error. O_NONBLOCK makes
+// opening a named pipe return at once instead of waiting for a writer (it
+// changes nothing for regular files and directories); the mode is that of
+// the opened file, so a file swapped after an earlier Stat is caught too.
+func openMode(path string, ok func(fs.FileMode) bool, wrong func(fs.FileMode) error) (*os.File, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
-		_ = file.Close()
 		return nil, err
 	}
-	return file, nil
+	st, err := f.Stat()
+	if err == nil && !ok(st.Mode()) {
+		err = &fs.PathError{Op: "open", Path: path, Err: wrong(st.Mode())}
+	}
+	if err != nil {
+		_ = f.Close()
+		return nil, err
+	}
+	return f, nil
 }
 
 // notRegular says what a non-regular file is.
