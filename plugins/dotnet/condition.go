@@ -49,9 +49,22 @@ var (
 	getPathOfFileAbove = regexp.MustCompile(`^\$\(\[MSBuild\]::GetPathOfFileAbove\(\s*'?([^',)]+?)'?\s*(?:,\s*'([^']*)'\s*)?\)\)$`)
 )
 
+// maxValueLen bounds an expanded value: a property defined as $(A)$(A)
+// a few dozen times over would otherwise double its way to gigabytes.
+const maxValueLen = 1 << 20
+
 // expand substitutes $(Name) references. Property functions, item lists
-// and metadata references make it fail with errUnsupported.
+// and metadata references, and values longer than maxValueLen, make it
+// fail with errUnsupported.
 func (p *properties) expand(s string) (string, error) {
+	refs := propRefRE.FindAllStringIndex(s, -1)
+	n := len(s)
+	for _, r := range refs {
+		n += len(p.get(s[r[0]+2:r[1]-1])) - (r[1] - r[0])
+	}
+	if n > maxValueLen {
+		return "", fmt.Errorf("%w: %q expands to %d bytes, more than %d", errUnsupported, truncate(s, 80), n, maxValueLen)
+	}
 	out := propRefRE.ReplaceAllStringFunc(s, func(m string) string {
 		return p.get(m[2 : len(m)-1])
 	})
@@ -164,6 +177,19 @@ type condParser struct {
 	props *properties
 	dir   string
 	t     *tree
+	depth int // nesting of parentheses and '!', bounded by maxCondDepth
+}
+
+// maxCondDepth bounds condition nesting; the parser recurses per level,
+// and a hostile condition of a million '(' would exhaust the stack.
+const maxCondDepth = 100
+
+func (c *condParser) enter() error {
+	c.depth++
+	if c.depth > maxCondDepth {
+		return fmt.Errorf("%w: condition nested more than %d deep", errUnsupported, maxCondDepth)
+	}
+	return nil
 }
 
 func (c *condParser) peek() *condTok {
@@ -212,6 +238,10 @@ func (c *condParser) and() (bool, error) {
 
 func (c *condParser) unary() (bool, error) {
 	if t := c.peek(); t != nil && t.kind == tokOp && t.text == "!" {
+		if err := c.enter(); err != nil {
+			return false, err
+		}
+		defer func() { c.depth-- }()
 		c.pos++
 		v, err := c.unary()
 		return !v, err
@@ -225,6 +255,10 @@ func (c *condParser) comparison() (bool, error) {
 		return false, fmt.Errorf("%w: condition ends early", errUnsupported)
 	}
 	if t.kind == tokLParen {
+		if err := c.enter(); err != nil {
+			return false, err
+		}
+		defer func() { c.depth-- }()
 		c.pos++
 		v, err := c.or()
 		if err != nil {
@@ -322,4 +356,12 @@ func (c *condParser) function() (bool, error) {
 		return strings.HasSuffix(arg, "/") || strings.HasSuffix(arg, `\`), nil
 	}
 	return false, fmt.Errorf("%w: function %s", errUnsupported, name)
+}
+
+// truncate shortens s for an error message.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "..."
 }

@@ -77,23 +77,40 @@ func matchGlob(pattern, name string) bool {
 	return matchSegments(strings.Split(pattern, "/"), strings.Split(name, "/"))
 }
 
+// matchSegments matches name segments against pattern segments, where a
+// "**" segment matches any number of name segments. It remembers which
+// (pattern, name) suffix pairs failed, so that patterns with many "**"
+// take time proportional to len(pat)*len(name), not exponential in the
+// number of "**".
 func matchSegments(pat, name []string) bool {
-	for len(pat) > 0 {
-		if pat[0] == "**" {
-			for k := 0; k <= len(name); k++ {
-				if matchSegments(pat[1:], name[k:]) {
-					return true
+	failed := map[[2]int]bool{}
+	var match func(i, j int) bool
+	match = func(i, j int) bool {
+		for i < len(pat) {
+			if pat[i] == "**" {
+				for i+1 < len(pat) && pat[i+1] == "**" {
+					i++
 				}
+				if failed[[2]int{i, j}] {
+					return false
+				}
+				for k := j; k <= len(name); k++ {
+					if match(i+1, k) {
+						return true
+					}
+				}
+				failed[[2]int{i, j}] = true
+				return false
 			}
-			return false
+			if j == len(name) {
+				return false
+			}
+			if ok, err := path.Match(pat[i], name[j]); err != nil || !ok {
+				return false
+			}
+			i, j = i+1, j+1
 		}
-		if len(name) == 0 {
-			return false
-		}
-		if ok, err := path.Match(pat[0], name[0]); err != nil || !ok {
-			return false
-		}
-		pat, name = pat[1:], name[1:]
+		return j == len(name)
 	}
-	return len(name) == 0
+	return match(0, 0)
 }

@@ -93,7 +93,17 @@ func (t *tree) parseSolution(abs string) (*Solution, error) {
 	return sol, nil
 }
 
+// maxFolderDepth bounds solution folder nesting. Visual Studio never gets
+// near it; a hostile solution nesting thousands of folders would make every
+// folder path, and the answer, quadratically large.
+const maxFolderDepth = 64
+
+// maxConfigurations bounds the configurations a .slnx declares as the
+// cross product of its build types and platforms.
+const maxConfigurations = 4096
+
 type slnEntry struct {
+	line                       int
 	typeGUID, name, path, guid string
 	deps                       []string // GUIDs
 }
@@ -109,7 +119,7 @@ func parseSln(root, abs, display string, data []byte) (*Solution, error) {
 	section := ""
 	sawHeader := false
 	sc := bufio.NewScanner(bytes.NewReader(data))
-	sc.Buffer(make([]byte, 1024*1024), 1024*1024)
+	sc.Buffer(make([]byte, 0, 64*1024), 1024*1024)
 	lineNo := 0
 	for sc.Scan() {
 		lineNo++
@@ -131,7 +141,7 @@ func parseSln(root, abs, display string, data []byte) (*Solution, error) {
 			if m == nil {
 				return nil, failure.New(failure.InvalidInput, "%s:%d: malformed Project line %q", display, lineNo, line)
 			}
-			cur = &slnEntry{typeGUID: strings.ToUpper(m[1]), name: m[2], path: m[3], guid: strings.ToUpper(m[4])}
+			cur = &slnEntry{line: lineNo, typeGUID: strings.ToUpper(m[1]), name: m[2], path: m[3], guid: strings.ToUpper(m[4])}
 			entries = append(entries, cur)
 		case line == "EndProject":
 			cur = nil
@@ -168,28 +178,50 @@ func parseSln(root, abs, display string, data []byte) (*Solution, error) {
 	for _, e := range entries {
 		byGUID[e.guid] = e
 	}
-	var folderPath func(guid string, depth int) string
-	folderPath = func(guid string, depth int) string {
+	// folderPath is the full path of the solution folder guid. A nesting
+	// cycle ends at the folder where it closes.
+	paths := map[string]string{}
+	var folderPath func(guid string, depth int) (string, error)
+	folderPath = func(guid string, depth int) (string, error) {
+		if p, ok := paths[guid]; ok {
+			return p, nil
+		}
 		e, ok := byGUID[guid]
-		if !ok || depth > len(entries) { // unknown parent or a nesting cycle
-			return "/"
-		}
-		parent, ok := nested[guid]
 		if !ok {
-			return "/" + e.name + "/"
+			return "/", nil // unknown parent
 		}
-		return folderPath(parent, depth+1) + e.name + "/"
+		if depth > maxFolderDepth {
+			return "", failure.New(failure.InvalidInput, "%s:%d: solution folders nested more than %d deep (or in a cycle)", display, e.line, maxFolderDepth)
+		}
+		p := "/" + e.name + "/"
+		if parent, ok := nested[guid]; ok {
+			pp, err := folderPath(parent, depth+1)
+			if err != nil {
+				return "", err
+			}
+			p = pp + e.name + "/"
+		}
+		paths[guid] = p
+		return p, nil
 	}
 	dir := path.Dir(filepathToSlash(abs))
 	for _, e := range entries {
 		if e.typeGUID == SolutionFolderTypeGUID {
-			sol.Folders = append(sol.Folders, SolutionFolder{Name: e.name, Path: folderPath(e.guid, 0), GUID: e.guid})
+			fp, err := folderPath(e.guid, 0)
+			if err != nil {
+				return nil, err
+			}
+			sol.Folders = append(sol.Folders, SolutionFolder{Name: e.name, Path: fp, GUID: e.guid})
 			continue
 		}
 		p := SolutionProject{Name: e.name, TypeGUID: e.typeGUID, GUID: e.guid}
 		p.Path = relSlash(root, msbuildPath(dir, e.path))
 		if parent, ok := nested[e.guid]; ok {
-			p.Folder = folderPath(parent, 0)
+			fp, err := folderPath(parent, 0)
+			if err != nil {
+				return nil, err
+			}
+			p.Folder = fp
 		}
 		for _, d := range e.deps {
 			if de, ok := byGUID[d]; ok {
@@ -210,11 +242,14 @@ func parseSlnx(doc *element, root, abs, display string) (*Solution, error) {
 	}
 	sol := &Solution{Path: display, Format: "slnx"}
 	dir := path.Dir(filepathToSlash(abs))
-	var walk func(el *element, folder string)
-	walk = func(el *element, folder string) {
+	var walk func(el *element, folder string, depth int) error
+	walk = func(el *element, folder string, depth int) error {
 		for _, c := range el.Children {
 			switch c.Name {
 			case "Folder":
+				if depth >= maxFolderDepth {
+					return failure.New(failure.InvalidInput, "%s:%d: solution folders nested more than %d deep", display, c.Line, maxFolderDepth)
+				}
 				name := c.Attr("Name")
 				fp := name
 				if !strings.HasPrefix(fp, "/") {
@@ -224,7 +259,9 @@ func parseSlnx(doc *element, root, abs, display string) (*Solution, error) {
 					fp += "/"
 				}
 				sol.Folders = append(sol.Folders, SolutionFolder{Name: path.Base(strings.TrimSuffix(fp, "/")), Path: fp})
-				walk(c, fp)
+				if err := walk(c, fp, depth+1); err != nil {
+					return err
+				}
 			case "Project":
 				rel := strings.ReplaceAll(c.Attr("Path"), `\`, "/")
 				p := SolutionProject{
@@ -251,11 +288,17 @@ func parseSlnx(doc *element, root, abs, display string) (*Solution, error) {
 						platforms = append(platforms, cc.Attr("Name"))
 					}
 				}
+				if max(len(builds), 1)*max(len(platforms), 1)+len(sol.Configurations) > maxConfigurations {
+					return failure.New(failure.InvalidInput, "%s:%d: more than %d build type and platform combinations", display, c.Line, maxConfigurations)
+				}
 				sol.Configurations = append(sol.Configurations, crossConfigurations(builds, platforms)...)
 			}
 		}
+		return nil
 	}
-	walk(doc, "/")
+	if err := walk(doc, "/", 0); err != nil {
+		return nil, err
+	}
 	if len(sol.Configurations) == 0 {
 		// .slnx omits the defaults.
 		sol.Configurations = []string{"Debug|Any CPU", "Release|Any CPU"}

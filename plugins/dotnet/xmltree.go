@@ -18,6 +18,8 @@ type element struct {
 	Children []*element
 	Text     string
 	Line     int
+
+	text strings.Builder // Text while parsing
 }
 
 // Attr returns the value of the attribute name, or "".
@@ -89,10 +91,15 @@ func parseXML(data []byte, display string) (*element, error) {
 			}
 			stack = append(stack, el)
 		case xml.EndElement:
+			el := stack[len(stack)-1]
+			el.Text = el.text.String()
+			el.text = strings.Builder{}
 			stack = stack[:len(stack)-1]
 		case xml.CharData:
 			if len(stack) > 0 {
-				stack[len(stack)-1].Text += string(t)
+				// A builder, not +=: text split by thousands of
+				// comments would otherwise be copied quadratically.
+				stack[len(stack)-1].text.Write(t)
 			}
 		}
 	}
