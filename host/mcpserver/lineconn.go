@@ -30,44 +30,48 @@ type lineReader struct {
 }
 
 func newLineReader(r io.Reader, max int) *lineReader {
-	return &lineReader{r: bufio.NewReaderSize(r, 64<<10), max: max}
+	// A buffer that holds the longest allowed line with its "\r\n" lets
+	// ReadSlice return every line in place: no copies, no garbage from
+	// growing, and ErrBufferFull means too long. Pages that only long
+	// lines reach are never touched by short ones.
+	return &lineReader{r: bufio.NewReaderSize(r, max+2), max: max}
 }
 
-// next returns the next line that is not blank, without its line ending.
-// A line longer than max is read to its end, discarded and reported as
-// errLineTooLong; the reader then stands at the following line. next
-// returns io.EOF at the end of the input; a last line without a newline
-// is still returned.
+// next returns the next line that is not blank, without its line ending;
+// the line is valid until the following call. A line longer than max is
+// read to its end, discarded and reported as errLineTooLong; the reader
+// then stands at the following line. next returns io.EOF at the end of the
+// input; a last line without a newline is still returned.
 func (lr *lineReader) next() ([]byte, error) {
 	for {
-		var line []byte
-		tooLong := false
-		for {
-			frag, err := lr.r.ReadSlice('\n')
-			// Two bytes of slack for the line ending, trimmed below.
-			if !tooLong && len(line)+len(frag) > lr.max+2 {
-				tooLong, line = true, nil
-			}
-			if !tooLong {
-				line = append(line, frag...)
-			}
-			if errors.Is(err, bufio.ErrBufferFull) {
-				continue
-			}
-			if err != nil && !errors.Is(err, io.EOF) {
+		line, err := lr.r.ReadSlice('\n')
+		switch {
+		case errors.Is(err, bufio.ErrBufferFull):
+			if err := lr.discardLine(); err != nil && !errors.Is(err, io.EOF) {
 				return nil, err
 			}
-			if err != nil && !tooLong && len(line) == 0 {
-				return nil, io.EOF
-			}
-			break
+			return nil, errLineTooLong
+		case errors.Is(err, io.EOF) && len(line) == 0:
+			return nil, io.EOF
+		case err != nil && !errors.Is(err, io.EOF):
+			return nil, err
 		}
 		line = bytes.TrimSuffix(bytes.TrimSuffix(line, []byte{'\n'}), []byte{'\r'})
-		if tooLong || len(line) > lr.max {
+		if len(line) > lr.max {
 			return nil, errLineTooLong
 		}
 		if len(bytes.Trim(line, " \t\r")) > 0 {
 			return line, nil
+		}
+	}
+}
+
+// discardLine skips the rest of the current line.
+func (lr *lineReader) discardLine() error {
+	for {
+		_, err := lr.r.ReadSlice('\n')
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return err
 		}
 	}
 }
