@@ -12,7 +12,8 @@ import (
 
 // FuzzParseSpec feeds arbitrary bytes through parsing and validation: no
 // input may panic, hang (the alias budget bounds expansion) or yield a spec
-// that breaks the invariants the host relies on.
+// that breaks the invariants the host relies on, and the linear decoder
+// must agree with yaml.v3's.
 func FuzzParseSpec(f *testing.F) {
 	seeds, _ := filepath.Glob("testdata/*.yaml")
 	shipped, _ := filepath.Glob("../../languages/*.yaml")
@@ -40,6 +41,10 @@ func FuzzParseSpec(f *testing.F) {
 		// timeout and would stall silently on an input that never finishes.
 		hang := time.AfterFunc(time.Minute, func() { panic(fmt.Sprintf("Parse did not finish on %q", data)) })
 		defer hang.Stop()
+		// decodeNode replaces yaml.v3's quadratic Node.Decode: same values.
+		if ours, theirs, ok := decodeBoth(t, data); ok && ours != theirs {
+			t.Fatalf("decodeNode differs from yaml.v3:\nours:   %s\ntheirs: %s", ours, theirs)
+		}
 		spec, err := Parse("fuzz.yaml", data)
 		if err != nil {
 			var fe *FileError

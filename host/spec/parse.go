@@ -29,6 +29,9 @@ func Parse(name string, data []byte) (f *File, err error) {
 	more := 0
 	reported := map[*yaml.Node]bool{}
 	report := func(n *yaml.Node, field, msg string) {
+		if n != nil {
+			reported[n] = true
+		}
 		if len(fe.Problems) >= maxProblems {
 			more++
 			return
@@ -36,7 +39,6 @@ func Parse(name string, data []byte) (f *File, err error) {
 		p := Problem{File: name, Field: field, Message: msg}
 		if n != nil {
 			p.Line, p.Column = n.Line, n.Column
-			reported[n] = true
 		}
 		fe.Problems = append(fe.Problems, p)
 	}
@@ -69,19 +71,12 @@ func Parse(name string, data []byte) (f *File, err error) {
 	}
 	root := doc.Content[0]
 	checkStructure(root, reflect.TypeFor[File](), "", report)
-	// Values the structure walk found wrong decode as zero; validate must
-	// not report them again as missing.
-	bad := maps.Clone(reported)
 	var out File
-	if err := decodeSkipping(root, bad, &out); err != nil {
-		// A wrong value the structure walk did not foresee.
-		var te *yaml.TypeError
-		if !errors.As(err, &te) || len(bad) == 0 {
-			report(root, "", err.Error())
-			return nil, failed()
-		}
-	}
+	decodeNode(root, reflect.ValueOf(&out).Elem(), "", reported, report)
 	out.Source = name
+	// Values found wrong so far decode as zero; validate must not report
+	// them again as missing.
+	bad := maps.Clone(reported)
 	validate(&out, root, func(n *yaml.Node, field, msg string) {
 		if n == nil || !bad[n] {
 			report(n, field, msg)
@@ -91,39 +86,6 @@ func Parse(name string, data []byte) (f *File, err error) {
 		return nil, failed()
 	}
 	return &out, nil
-}
-
-// decodeSkipping decodes root into f as if the bad nodes were null. yaml.v3
-// skips a value of the wrong type but stops at the first one a
-// TextUnmarshaler rejects (a bad duration), and the rest of the file still
-// has to be decoded to be checked.
-// Keys stay: a null key would make yaml.v3 drop the whole mapping, and it
-// ignores unknown keys anyway.
-func decodeSkipping(root *yaml.Node, bad map[*yaml.Node]bool, f *File) error {
-	saved := make(map[*yaml.Node]yaml.Node, len(bad))
-	var walk func(n *yaml.Node)
-	walk = func(n *yaml.Node) {
-		for i, c := range n.Content {
-			if bad[c] && !(n.Kind == yaml.MappingNode && i%2 == 0) {
-				saved[c] = *c
-				*c = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: c.Line, Column: c.Column}
-				continue
-			}
-			walk(c)
-		}
-	}
-	if bad[root] {
-		saved[root] = *root
-		*root = yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Line: root.Line, Column: root.Column}
-	} else {
-		walk(root)
-	}
-	defer func() {
-		for n, v := range saved {
-			*n = v
-		}
-	}()
-	return root.Decode(f)
 }
 
 var languageID = regexp.MustCompile(`^[a-z][a-z0-9_+#-]*$`)

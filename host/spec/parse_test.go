@@ -324,3 +324,21 @@ func BenchmarkParseManyTools(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkParseMiBOfKeys parses a 1 MiB spec (the size cap) of 100,000
+// unknown keys: yaml.v3's Node.Decode compares every key of a mapping with
+// every other and took a minute on it; the problems are capped.
+func BenchmarkParseMiBOfKeys(b *testing.B) {
+	var sb strings.Builder
+	for i := 0; sb.Len() < DefaultMaxSize-16; i++ {
+		fmt.Fprintf(&sb, "k%d: 1\n", i)
+	}
+	data := []byte(sb.String())
+	for b.Loop() {
+		_, err := Parse("keys.yaml", data)
+		var fe *FileError
+		if !errors.As(err, &fe) || len(fe.Problems) != maxProblems+1 {
+			b.Fatalf("err = %v", err)
+		}
+	}
+}

@@ -112,7 +112,8 @@ func checkStructure(n *yaml.Node, t reflect.Type, path string, report func(n *ya
 var textUnmarshaler = reflect.TypeFor[encoding.TextUnmarshaler]()
 
 type yamlField struct {
-	Type reflect.Type
+	Type  reflect.Type
+	Index []int // for reflect.Value.FieldByIndex
 }
 
 // fieldCache memoises yamlFields: reflection over the same few struct
@@ -134,7 +135,7 @@ func yamlFields(t reflect.Type) map[string]yamlField {
 		if name == "" {
 			name = strings.ToLower(f.Name)
 		}
-		out[name] = yamlField{Type: f.Type}
+		out[name] = yamlField{Type: f.Type, Index: f.Index}
 	}
 	fieldCache.Store(t, out)
 	return out
