@@ -71,9 +71,10 @@ func (d *standardDialect) afterInitialized(ctx context.Context, s *session) erro
 	if !d.openFile {
 		return nil
 	}
-	path := firstSourceFile(s.e.lspRoot, s.e.cfg.LanguageIDs)
+	// A file of the workspace: langhost opens nothing outside it.
+	path := firstSourceFile(s.e.root, s.e.cfg.LanguageIDs)
 	if path == "" {
-		return failure.New(failure.Precondition, "no source file (%s) under %s for %s to open", strings.Join(slices.Sorted(maps.Keys(s.e.cfg.LanguageIDs)), ", "), s.e.lspRoot, s.name)
+		return failure.New(failure.Precondition, "no source file (%s) under %s for %s to open", strings.Join(slices.Sorted(maps.Keys(s.e.cfg.LanguageIDs)), ", "), s.e.root, s.name)
 	}
 	s.e.report("opening "+filepath.Base(path), 0)
 	doc, err := s.document(ctx, path)
@@ -171,8 +172,9 @@ func firstSourceFile(root string, languageIDs map[string]string) string {
 	return found
 }
 
-// walkFiles calls visit for the files under root in lexical order, skipping
-// hidden, dependency and build directories, until visit returns false.
+// walkFiles calls visit for the regular files under root in lexical order,
+// skipping hidden, dependency and build directories and symlinks, until
+// visit returns false.
 func walkFiles(root string, visit func(path string) bool) {
 	_ = filepath.WalkDir(root, func(path string, de fs.DirEntry, err error) error {
 		switch {
@@ -182,6 +184,8 @@ func walkFiles(root string, visit func(path string) bool) {
 			if path != root && skipDir(de.Name()) {
 				return filepath.SkipDir
 			}
+			return nil
+		case !de.Type().IsRegular():
 			return nil
 		case !visit(path):
 			return filepath.SkipAll

@@ -281,9 +281,16 @@ func (s *session) call(ctx context.Context, method string, params, result any) e
 }
 
 // document opens path in the server (reading it from disk) or, when the
-// file changed on disk since, sends its new content. path must come from
-// the workspace's ResolveRead: the real path of a file inside the root.
+// file changed on disk since, sends its new content. path must be the real
+// path of a file inside the workspace, as ResolveRead returns it.
 func (s *session) document(ctx context.Context, path string) (*document, error) {
+	// Checked again here, the one place files are read for the server: a
+	// file may have been replaced by a symlink since it was resolved.
+	if real, err := s.e.ws.ResolveRead("", path); err != nil {
+		return nil, err
+	} else if real != path {
+		return nil, failure.New(failure.Precondition, "%s was replaced by a symlink to %s; langhost does not open it", path, real)
+	}
 	fi, err := os.Stat(path)
 	if err != nil {
 		return nil, failure.Wrap(failure.NotFound, err, "reading %s", path)
@@ -337,15 +344,13 @@ func (s *session) refresh(ctx context.Context) error {
 	}
 	s.docMu.Unlock()
 	for _, p := range paths {
-		if real, err := s.e.ws.ResolveRead("", p); err == nil && real == p {
-			_, err := s.document(ctx, p)
-			if err == nil {
-				continue
-			}
-			var fe *failure.Error
-			if !errors.As(err, &fe) {
-				return err // the server connection failed
-			}
+		_, err := s.document(ctx, p)
+		if err == nil {
+			continue
+		}
+		var fe *failure.Error
+		if !errors.As(err, &fe) {
+			return err // the server connection failed
 		}
 		if err := s.closeDoc(ctx, p); err != nil {
 			return err
