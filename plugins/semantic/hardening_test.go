@@ -443,7 +443,7 @@ func TestHostileServerEdits(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			edit := map[string]any{"changes": map[string]any{
 				string(lsp.URIFromPath(filepath.Join(root, "A.cs"))): []any{map[string]any{"range": rng(0, 6, 0, 7), "newText": "B"}},
-				"file://" + tt.target: []any{map[string]any{"range": rng(0, 0, 0, 0), "newText": "pwned "}},
+				"file://" + tt.target:                                []any{map[string]any{"range": rng(0, 0, 0, 0), "newText": "pwned "}},
 			}}
 			raw, _ := json.Marshal(edit)
 			if err := os.WriteFile(editFile, raw, 0o644); err != nil {
