@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"math"
 	"strconv"
 	"strings"
 )
@@ -59,9 +60,10 @@ type diagnosticBuilder struct {
 }
 
 // position converts a raw line or column number in base to 1-based; 0
-// stays "unknown" for 1-based input.
+// stays "unknown" for 1-based input. The largest int stays as it is
+// rather than wrap to a negative position.
 func position(raw, base int) int {
-	if base == 0 {
+	if base == 0 && raw < math.MaxInt {
 		return raw + 1
 	}
 	return raw

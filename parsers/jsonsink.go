@@ -2,7 +2,10 @@ package parsers
 
 import (
 	"bytes"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"math"
 	"strconv"
 
 	"github.com/ohler55/ojg/jp"
@@ -56,7 +59,7 @@ func (s *jsonSink) finish(int) (Result, error) {
 	if len(data) == 0 {
 		return Result{}, failure.New(failure.ToolFailed, "output %q: the tool printed no JSON", s.q.name)
 	}
-	doc, err := oj.Parse(data)
+	doc, err := parseJSON(new(oj.Parser), data)
 	if err != nil {
 		return Result{}, failure.Wrap(failure.ToolFailed, err, "output %q: output is not JSON (starts with %q)", s.q.name, head(data))
 	}
@@ -82,6 +85,51 @@ func (s *jsonSink) finish(int) (Result, error) {
 		got = []any{}
 	}
 	return Result{Value: got}, nil
+}
+
+// parseJSON parses one JSON document. ojg's parser panics on some
+// malformed input (`{"a":}`), so only what encoding/json accepts reaches
+// it, and a panic it still has is this document's parse error.
+func parseJSON(p *oj.Parser, data []byte) (doc any, err error) {
+	if !json.Valid(data) {
+		var v struct{}
+		err := json.Unmarshal(data, &v) // the reason, with its offset
+		if err == nil {
+			err = errors.New("invalid JSON")
+		}
+		return nil, err
+	}
+	defer func() {
+		if v := recover(); v != nil {
+			*p = oj.Parser{} // its state is unknown
+			doc, err = nil, fmt.Errorf("JSON parser failed: %v", v)
+		}
+	}()
+	doc, err = p.Parse(data)
+	if err != nil {
+		return nil, err
+	}
+	return finite(doc), nil
+}
+
+// finite replaces the infinities that numbers beyond float64 (1e999)
+// parse to with null: results are sent as JSON, which has no infinity.
+func finite(v any) any {
+	switch v := v.(type) {
+	case float64:
+		if math.IsInf(v, 0) || math.IsNaN(v) {
+			return nil
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = finite(e)
+		}
+	case map[string]any:
+		for k, e := range v {
+			v[k] = finite(e)
+		}
+	}
+	return v
 }
 
 // head returns the start of data for error messages.
@@ -112,7 +160,7 @@ func (s *jsonLinesSink) line(line []byte) {
 	if len(line) == 0 || (line[0] != '{' && line[0] != '[') {
 		return
 	}
-	doc, err := s.parser.Parse(line)
+	doc, err := parseJSON(&s.parser, line)
 	if err != nil {
 		if s.bad == 0 {
 			s.badErr, s.badHead = err, head(line)
@@ -171,7 +219,8 @@ func (q *jsonQuery) addDiagnostic(list *diagnosticList, item any) {
 				return int(v)
 			}
 		case float64:
-			if v >= 0 {
+			// Converting a float beyond the int range is undefined.
+			if v >= 0 && v < math.MaxInt64 {
 				return int(v)
 			}
 		case string:
