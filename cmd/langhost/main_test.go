@@ -35,7 +35,8 @@ type outcome struct {
 
 func newCLI(t *testing.T) *cli {
 	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no user specs or config
-	return &cli{t: t, env: map[string]string{}, dir: t.TempDir(), json: true}
+	// No daemons: in-process tests would start the test binary as one.
+	return &cli{t: t, env: map[string]string{"LANGHOST_DAEMON": "0"}, dir: t.TempDir(), json: true}
 }
 
 func (c *cli) run(args ...string) outcome {

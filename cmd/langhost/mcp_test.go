@@ -156,7 +156,7 @@ func (f mcpFixture) command(t testing.TB, args ...string) *exec.Cmd {
 			cmd.Env = append(cmd.Env, kv)
 		}
 	}
-	cmd.Env = append(cmd.Env, "XDG_CONFIG_HOME="+f.config)
+	cmd.Env = append(cmd.Env, "XDG_CONFIG_HOME="+f.config, "LANGHOST_DAEMON=0") // daemon tests are in daemon_test.go
 	return cmd
 }
 
