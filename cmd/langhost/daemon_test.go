@@ -29,6 +29,7 @@ type daemonFixture struct {
 	t       *testing.T
 	bin     string
 	ws      string
+	home    string
 	runtime string // XDG_RUNTIME_DIR: the sockets are in runtime/langhost
 	env     []string
 	mu      sync.Mutex
@@ -46,7 +47,7 @@ func newDaemonFixture(t *testing.T, extraEnv ...string) *daemonFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &daemonFixture{t: t, bin: langhostBinary(t), ws: filepath.Join(t.TempDir(), "ws"), runtime: runtime, seen: map[int]bool{}}
+	f := &daemonFixture{t: t, bin: langhostBinary(t), ws: filepath.Join(t.TempDir(), "ws"), home: home, runtime: runtime, seen: map[int]bool{}}
 	if err := os.CopyFS(f.ws, os.DirFS("../../plugins/semantic/testdata/gomod")); err != nil {
 		t.Fatal(err)
 	}
@@ -82,6 +83,13 @@ func (f *daemonFixture) cleanup() {
 		if daemonProcRunning(pid) {
 			f.t.Errorf("process %d of a daemon still runs after stop --all", pid)
 			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	}
+	if f.t.Failed() {
+		logs, _ := filepath.Glob(filepath.Join(f.home, "cache", "langhost", "daemons", "*.log"))
+		for _, l := range logs {
+			data, _ := os.ReadFile(l)
+			f.t.Logf("daemon log %s:\n%s", l, data)
 		}
 	}
 	os.RemoveAll(f.runtime)

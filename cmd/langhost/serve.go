@@ -62,5 +62,7 @@ func serveRun(cmd *cobra.Command, opts *serveOptions) error {
 	}
 	srv := daemon.NewServer(h, id, daemon.Options{IdleTimeout: opts.idleTimeout, Log: paths.Log, Logger: h.Logger.Named("daemon")})
 	fmt.Fprintf(opts.f.io.ErrOut, "langhost serve: pid %d serving %s on %s\n", os.Getpid(), id.Workspace, opts.socket)
-	return srv.Serve(ctx, ln)
+	err = srv.Serve(ctx, ln)
+	fmt.Fprintf(opts.f.io.ErrOut, "langhost serve: pid %d stopping: %s\n", os.Getpid(), srv.StopReason())
+	return err
 }

@@ -384,6 +384,7 @@ func TestIdentity(t *testing.T) {
 		t.Fatal(err)
 	}
 	specs := t.TempDir()
+	trusted := false
 	identity := func(env map[string]string) Identity {
 		t.Helper()
 		cfg, err := config.Load(config.Paths{}, nil, func(k string) (string, bool) { v, ok := env[k]; return v, ok })
@@ -391,6 +392,7 @@ func TestIdentity(t *testing.T) {
 			t.Fatal(err)
 		}
 		cfg.Languages = []string{specs}
+		cfg.Trust.Trusted = trusted
 		id, err := NewIdentity(cfg, ws)
 		if err != nil {
 			t.Fatal(err)
@@ -407,6 +409,11 @@ func TestIdentity(t *testing.T) {
 	if id := identity(map[string]string{"LANGHOST_TIMEOUT": "1m"}); id.Key == base.Key || id.Fingerprint == base.Fingerprint {
 		t.Errorf("another timeout kept the key")
 	}
+	trusted = true
+	if id := identity(nil); id.Key == base.Key {
+		t.Errorf("trusting the workspace kept the key")
+	}
+	trusted = false
 	if err := os.WriteFile(filepath.Join(specs, "x.yaml"), []byte("language: {id: x}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}

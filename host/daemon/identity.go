@@ -52,7 +52,8 @@ func NewIdentity(cfg *config.Config, ws *workspace.Root) (Identity, error) {
 	}
 	values["languages"] = langs // relative directories mean different specs from elsewhere
 	h := sha256.New()
-	fmt.Fprintf(h, "workspace\x00%s\x00", id.Workspace)
+	// Trust decides which workspace settings and specs load.
+	fmt.Fprintf(h, "workspace\x00%s\x00trusted\x00%t\x00", id.Workspace, cfg.Trust.Trusted)
 	for _, k := range config.SortedKeys() {
 		if slices.Contains(ignoredSettings, k) {
 			continue

@@ -269,6 +269,13 @@ func (s *Server) idleExpired() {
 	}
 }
 
+// StopReason says why Serve returned: interrupted, stop requested, idle.
+func (s *Server) StopReason() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reason
+}
+
 func (s *Server) stop(reason string) {
 	s.stopOnce.Do(func() {
 		s.mu.Lock()
