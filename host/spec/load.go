@@ -50,6 +50,7 @@ func DirSource(name, dir string, required bool) (Source, error) {
 	case errors.Is(err, fs.ErrNotExist) && !required:
 		return Source{Name: name, Label: dir}, nil
 	case !required:
+		// Listed when loading: a failure then is a reported problem.
 	case err == nil && !st.IsDir():
 		return Source{}, failure.New(failure.InvalidInput, "language directory %s: not a directory", dir)
 	case errors.Is(err, fs.ErrNotExist):
