@@ -87,9 +87,17 @@ type Client struct {
 	changed       chan struct{} // closed and replaced on every state change
 	lastActivity  time.Time     // when the last message arrived
 
+	answering chan struct{} // one slot per server request being answered
+
 	done    chan struct{}
 	doneErr error
 }
+
+// maxAnswering bounds the server->client requests answered at once. Each
+// answer runs in its own goroutine (a handler such as ApplyEdit may take
+// time); without a bound a server sending requests in a loop would make
+// the client start goroutines until it runs out of memory.
+const maxAnswering = 32
 
 // NewClient starts a client reading from r and writing to w.
 func NewClient(r io.Reader, w io.WriteCloser, opts Options) *Client {
@@ -108,6 +116,7 @@ func NewClient(r io.Reader, w io.WriteCloser, opts Options) *Client {
 		progress:      map[string]ProgressEvent{},
 		diags:         map[DocumentURI]DiagnosticsEntry{},
 		changed:       make(chan struct{}),
+		answering:     make(chan struct{}, maxAnswering),
 		done:          make(chan struct{}),
 	}
 	go c.readLoop(bufio.NewReader(r))
@@ -394,7 +403,16 @@ func (c *Client) readMessages(r *bufio.Reader) error {
 			}
 			ch <- &m
 		case len(m.ID) > 0:
-			go c.answer(&m)
+			select {
+			case c.answering <- struct{}{}:
+				go func() {
+					defer func() { <-c.answering }()
+					c.answer(&m)
+				}()
+			default:
+				c.reply(&m, nil, &ResponseError{Code: CodeRequestFailed,
+					Message: fmt.Sprintf("client is busy answering %d requests", maxAnswering)})
+			}
 		default:
 			c.notification(&m)
 		}
@@ -418,6 +436,11 @@ func (c *Client) changedLocked() {
 // answer replies to a server->client request.
 func (c *Client) answer(m *message) {
 	result, rerr := c.serve(m.Method, m.Params)
+	c.reply(m, result, rerr)
+}
+
+// reply sends the answer to request m: rerr, or else result.
+func (c *Client) reply(m *message, result any, rerr *ResponseError) {
 	reply := &message{JSONRPC: "2.0", ID: m.ID, Error: rerr}
 	if rerr == nil {
 		raw, err := json.Marshal(result)

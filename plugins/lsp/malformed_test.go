@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -168,5 +169,48 @@ func TestResultOfWrongType(t *testing.T) {
 	}
 	if c.Err() != nil {
 		t.Fatalf("connection ended: %v", c.Err())
+	}
+}
+
+// TestServerRequestFloodIsBounded: a server sending requests faster than
+// they are answered gets busy errors beyond maxAnswering, instead of
+// making the client start a goroutine per request.
+func TestServerRequestFloodIsBounded(t *testing.T) {
+	release := make(chan struct{})
+	var handled atomic.Int32
+	c, p := newPair(t, Options{ApplyEdit: func(context.Context, WorkspaceEdit) (bool, string) {
+		handled.Add(1)
+		<-release // hold the slot until every other request was answered
+		return true, ""
+	}})
+	const flood = 100
+	replies := make(chan message, flood)
+	go func() {
+		for range flood {
+			replies <- p.read()
+		}
+	}()
+	for i := range flood {
+		p.send(map[string]any{"id": i, "method": "workspace/applyEdit", "params": map[string]any{"edit": map[string]any{}}})
+	}
+	busy := 0
+	for range flood - maxAnswering {
+		m := <-replies
+		if m.Error == nil || m.Error.Code != CodeRequestFailed || !strings.Contains(m.Error.Message, "busy") {
+			t.Fatalf("reply while flooded = %+v", m)
+		}
+		busy++
+	}
+	close(release)
+	for range maxAnswering {
+		if m := <-replies; m.Error != nil || string(m.Result) != `{"applied":true}` {
+			t.Errorf("answer = %+v", m)
+		}
+	}
+	if handled.Load() != maxAnswering || busy != flood-maxAnswering {
+		t.Errorf("%d requests handled, %d busy replies; want %d and %d", handled.Load(), busy, maxAnswering, flood-maxAnswering)
+	}
+	if c.Err() != nil {
+		t.Errorf("connection ended: %v", c.Err())
 	}
 }
