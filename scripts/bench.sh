@@ -74,15 +74,19 @@ def run(*argv):
         sys.exit(f"{name}: langhost {' '.join(argv)}: exit {p.returncode}\n{p.stdout[:800]}\n{p.stderr[-800:]}")
     return ms
 cold_runs = 3
-cold, warm, local = [], [], []
+cold, warm, local, start = [], [], [], []
 for _ in range(cold_runs):
     run("daemon", "stop")
     cold.append(run("run", *args))
-    warm.extend(run("run", *args) for _ in range(max(runs // cold_runs, 1)))
+    for _ in range(max(runs // cold_runs, 1)):
+        warm.append(run("run", *args))
+        # The same process start, config and spec loading without the call.
+        start.append(run("validate-input", *args))
     local.append(run("run", "--no-daemon", *args))
 run("daemon", "stop")
 med = lambda xs: f"{statistics.median(xs):.1f}"
-print(f"langhost run {args[0]} ({name}): warm {med(warm)} ms (target < 50 ms, median of {len(warm)}), "
+print(f"langhost run {args[0]} ({name}): warm {med(warm)} ms (target < 50 ms, median of {len(warm)}; "
+      f"validate-input, the CLI without the call: {med(start)} ms), "
       f"cold first call {med(cold)} ms, --no-daemon {med(local)} ms (medians of {cold_runs})")
 PY
 }
