@@ -43,9 +43,6 @@ type Engine struct {
 	cfg     Config
 	sess    *session
 
-	docsMu sync.Mutex
-	docs   map[string]bool // files opened at least once, re-opened after a restart
-
 	progMu   sync.Mutex
 	progress pluginapi.ProgressFunc
 }
@@ -57,7 +54,7 @@ func New(logger hclog.Logger) *Engine {
 	if logger == nil {
 		logger = hclog.NewNullLogger()
 	}
-	return &Engine{log: logger, docs: map[string]bool{}}
+	return &Engine{log: logger}
 }
 
 // Describe implements pluginapi.Agent.
@@ -90,9 +87,6 @@ func (e *Engine) Open(ctx context.Context, req pluginapi.OpenRequest, progress p
 	}
 	e.opened, e.ws, e.root, e.lang, e.cfg = true, ws, root, req.Language, cfg
 	e.lspRoot = findRoot(root, cfg.RootMarkers)
-	e.docsMu.Lock()
-	e.docs = map[string]bool{}
-	e.docsMu.Unlock()
 	_, err = e.startLocked(ctx, progress)
 	return err
 }
@@ -115,6 +109,14 @@ func (e *Engine) Invoke(ctx context.Context, req pluginapi.InvokeRequest, progre
 	}
 	ctx, cancel := context.WithTimeout(ctx, e.cfg.requestTimeout())
 	defer cancel()
+	// Documents the operation opens are closed when it ends, so that the
+	// server holds no more than the calls in flight need.
+	ctx, docs := withLease(ctx)
+	defer func() {
+		if err := s.release(ctx, docs); err != nil {
+			e.log.Debug("closing documents", "error", err)
+		}
+	}()
 	err = s.refresh(ctx)
 	var out any
 	if err == nil {
@@ -186,18 +188,6 @@ func (e *Engine) session(ctx context.Context, progress pluginapi.ProgressFunc) (
 	return e.startLocked(ctx, progress)
 }
 
-func (e *Engine) rememberDoc(path string) {
-	e.docsMu.Lock()
-	e.docs[path] = true
-	e.docsMu.Unlock()
-}
-
-func (e *Engine) forgetDoc(path string) {
-	e.docsMu.Lock()
-	delete(e.docs, path)
-	e.docsMu.Unlock()
-}
-
 func (e *Engine) setProgress(p pluginapi.ProgressFunc) {
 	e.progMu.Lock()
 	e.progress = p
@@ -227,17 +217,6 @@ func (e *Engine) startLocked(ctx context.Context, progress pluginapi.ProgressFun
 		return nil, err
 	}
 	e.sess = s
-	e.docsMu.Lock()
-	paths := make([]string, 0, len(e.docs))
-	for path := range e.docs {
-		paths = append(paths, path)
-	}
-	e.docsMu.Unlock()
-	for _, path := range paths {
-		if _, err := s.document(ctx, path); err != nil {
-			e.log.Debug("re-opening document after restart", "path", path, "error", err)
-		}
-	}
 	e.report(fmt.Sprintf("%s ready", s.serverName()), 100)
 	return s, nil
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
@@ -38,13 +39,14 @@ type Loc struct {
 
 // loc converts an LSP range; end positions only with full detail.
 func (c *call) loc(uri lsp.DocumentURI, r lsp.Range, detail string) Loc {
+	m, _ := c.peekURI(uri)
+	return c.locIn(m, uri, r, detail)
+}
+
+// locIn converts an LSP range with the mapper of uri's content, if known.
+func (c *call) locIn(m *lsp.Mapper, uri lsp.DocumentURI, r lsp.Range, detail string) Loc {
 	l := Loc{File: c.e.relPath(uri), Line: int(r.Start.Line) + 1, Column: int(r.Start.Character) + 1}
-	path, err := uri.Path()
-	if err != nil {
-		return l
-	}
-	m, err := c.s.peek(path)
-	if err != nil {
+	if m == nil {
 		return l
 	}
 	l.Line, l.Column = m.LineColumn(r.Start)
@@ -55,11 +57,7 @@ func (c *call) loc(uri lsp.DocumentURI, r lsp.Range, detail string) Loc {
 }
 
 func (c *call) lineText(uri lsp.DocumentURI, line uint32) string {
-	path, err := uri.Path()
-	if err != nil {
-		return ""
-	}
-	m, err := c.s.peek(path)
+	m, err := c.peekURI(uri)
 	if err != nil {
 		return ""
 	}
@@ -194,7 +192,7 @@ type fileSymbolsOutput struct {
 }
 
 func fileSymbols(ctx context.Context, c *call, in *fileSymbolsInput) (*fileSymbolsOutput, error) {
-	doc, err := c.open(ctx, "file", in.File)
+	doc, err := c.view(ctx, "file", in.File)
 	if err != nil {
 		return nil, err
 	}
@@ -264,12 +262,11 @@ func symbolInfo(ctx context.Context, c *call, in *targetInput) (*symbolInfoOutpu
 		if len(out.Definitions) == 1 {
 			out.Definitions = nil
 		}
-		if ddoc, sym, path := c.declarationOf(ctx, defs[0]); sym != nil {
+		if sym, path := c.declarationOf(ctx, defs[0]); sym != nil {
 			out.Name, out.Kind = sym.Name, sym.Kind.String()
 			if len(path) > 1 {
 				out.Container = path[len(path)-2].Name
 			}
-			_ = ddoc
 		}
 	}
 	if out.Name == "" {
@@ -306,27 +303,37 @@ func (c *call) definitions(ctx context.Context, r *resolved) ([]lsp.Location, er
 	return locs, nil
 }
 
-// declarationOf finds the document symbol declared at a location, and the
-// chain of symbols containing it. Files outside the workspace are not
-// opened, so their declarations are unknown.
-func (c *call) declarationOf(ctx context.Context, l lsp.Location) (*document, *lsp.DocumentSymbol, []lsp.DocumentSymbol) {
+// declarationOf finds the declaration at a location in its file's outline,
+// and the chain of declarations containing it. Files outside the
+// workspace are not read, so their declarations are unknown.
+func (c *call) declarationOf(ctx context.Context, l lsp.Location) (*lsp.DocumentSymbol, []lsp.DocumentSymbol) {
 	if strings.HasPrefix(c.e.relPath(l.URI), "/") {
-		return nil, nil, nil
+		return nil, nil
 	}
-	doc, err := c.docAt(ctx, l.URI)
+	p, err := l.URI.Path()
 	if err != nil {
-		return nil, nil, nil
+		return nil, nil
 	}
-	syms, err := c.documentSymbols(ctx, doc)
+	real, m, err := c.s.read(p)
 	if err != nil {
-		return doc, nil, nil
+		return nil, nil
 	}
-	path := symbolPath(syms, l.Range.Start)
-	sym := declarationAt(syms, l.Range.Start, identifierAt(doc.mapper, l.Range.Start))
+	syms, err := c.outline(ctx, real, m.Content())
+	if err != nil {
+		return nil, nil
+	}
+	return declarationIn(syms, m, l.Range.Start)
+}
+
+// declarationIn finds the declaration at pos among syms, and the chain of
+// declarations containing pos.
+func declarationIn(syms []lsp.DocumentSymbol, m *lsp.Mapper, pos lsp.Position) (*lsp.DocumentSymbol, []lsp.DocumentSymbol) {
+	path := symbolPath(syms, pos)
+	sym := declarationAt(syms, pos, identifierAt(m, pos))
 	if sym == nil && len(path) > 0 {
 		sym = &path[len(path)-1]
 	}
-	return doc, sym, path
+	return sym, path
 }
 
 // identifierAt returns the identifier starting at or around pos.
@@ -384,6 +391,9 @@ type findReferencesOutput struct {
 	Offset     int         `json:"offset"`
 	References []Reference `json:"references"`
 	NextOffset *int        `json:"nextOffset,omitempty"`
+	// MembersTruncated is set when references of this page past the first
+	// 200 carry no containing member; a smaller limit gets them.
+	MembersTruncated bool `json:"membersTruncated,omitempty" jsonschema:"references past the first 200 of this page carry no containingMember; page with a smaller limit to get them"`
 }
 
 func findReferences(ctx context.Context, c *call, in *findReferencesInput) (*findReferencesOutput, error) {
@@ -417,33 +427,83 @@ func findReferences(ctx context.Context, c *call, in *findReferencesInput) (*fin
 	if next := in.Offset + len(page); next < len(locs) {
 		out.NextOffset = &next
 	}
-	out.References = c.references(ctx, page, in.Detail)
+	out.References, out.MembersTruncated = c.references(ctx, page, in.Detail)
 	return out, nil
 }
 
-// references renders locations with their line text and containing member.
-func (c *call) references(ctx context.Context, locs []lsp.Location, detail string) []Reference {
-	symsByURI := map[lsp.DocumentURI][]lsp.DocumentSymbol{}
-	refs := make([]Reference, 0, len(locs))
-	for _, l := range locs {
-		ref := Reference{Loc: c.loc(l.URI, l.Range, detail)}
+// refFile is a file of a page of references, read once for all of them.
+type refFile struct {
+	uri    lsp.DocumentURI
+	enrich bool        // some of its references get a containing member
+	mapper *lsp.Mapper // nil when it cannot be read (outside the workspace)
+	syms   []lsp.DocumentSymbol
+}
+
+// references renders locations with their line text and, for the first
+// maxEnriched, the member containing them. Each file is read and outlined
+// once, enrichWorkers files at a time; nothing is opened in the server.
+func (c *call) references(ctx context.Context, locs []lsp.Location, detail string) (refs []Reference, truncated bool) {
+	files := map[lsp.DocumentURI]*refFile{}
+	var order []*refFile
+	for i, l := range locs {
+		f := files[l.URI]
+		if f == nil {
+			f = &refFile{uri: l.URI}
+			files[l.URI] = f
+			order = append(order, f)
+		}
 		if detail != detailCompact {
-			ref.Snippet = c.lineText(l.URI, l.Range.Start.Line)
-			syms, ok := symsByURI[l.URI]
-			if !ok && !strings.HasPrefix(ref.File, "/") {
-				if doc, err := c.docAt(ctx, l.URI); err == nil {
-					syms, _ = c.documentSymbols(ctx, doc)
-				}
-				symsByURI[l.URI] = syms
+			if i < maxEnriched {
+				f.enrich = true
+			} else {
+				truncated = true
 			}
-			if path := symbolPath(syms, l.Range.Start); len(path) > 0 {
+		}
+	}
+	var wg sync.WaitGroup
+	sem := make(chan struct{}, enrichWorkers)
+	for _, f := range order {
+		sem <- struct{}{}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			c.loadRefFile(ctx, f)
+		})
+	}
+	wg.Wait()
+
+	refs = make([]Reference, 0, len(locs))
+	for i, l := range locs {
+		f := files[l.URI]
+		ref := Reference{Loc: c.locIn(f.mapper, l.URI, l.Range, detail)}
+		if detail != detailCompact && f.mapper != nil {
+			ref.Snippet = strings.TrimSpace(f.mapper.LineText(int(l.Range.Start.Line) + 1))
+		}
+		if i < maxEnriched {
+			if path := symbolPath(f.syms, l.Range.Start); len(path) > 0 {
 				inner := path[len(path)-1]
 				ref.ContainingMember, ref.ContainingKind = inner.Name, inner.Kind.String()
 			}
 		}
 		refs = append(refs, ref)
 	}
-	return refs
+	return refs, truncated
+}
+
+// loadRefFile reads f and, when its references are enriched, its outline.
+// A file that cannot be read keeps the server's positions and no member.
+func (c *call) loadRefFile(ctx context.Context, f *refFile) {
+	p, err := f.uri.Path()
+	if err != nil {
+		return
+	}
+	real, m, err := c.s.read(p)
+	if err != nil {
+		return
+	}
+	f.mapper = m
+	if f.enrich {
+		f.syms, _ = c.outline(ctx, real, m.Content())
+	}
 }
 
 func sortLocations(locs []lsp.Location) {
@@ -496,7 +556,7 @@ func findImplementations(ctx context.Context, c *call, in *targetInput) (*findIm
 	out := &findImplementationsOutput{Symbol: name, Total: len(locs), Implementations: []Implementation{}}
 	for _, l := range locs {
 		impl := Implementation{Loc: c.loc(l.URI, l.Range, in.Detail)}
-		if _, sym, _ := c.declarationOf(ctx, l); sym != nil {
+		if sym, _ := c.declarationOf(ctx, l); sym != nil {
 			impl.Name, impl.Kind = sym.Name, sym.Kind.String()
 		} else if m, err := c.peekURI(l.URI); err == nil {
 			impl.Name = identifierAt(m, l.Range.Start)

@@ -186,11 +186,29 @@ func (c *call) declaration(ctx context.Context, r *resolved) (*document, *lsp.Do
 		return nil, nil, err
 	}
 	for _, d := range defs {
-		if doc, sym, _ := c.declarationOf(ctx, d); sym != nil {
+		if doc, sym := c.serverDeclarationOf(ctx, d); sym != nil {
 			return doc, sym, nil
 		}
 	}
 	return nil, nil, fieldErr(failure.NotFound, "symbol", "no declaration in the workspace for the symbol at %s", c.where(r))
+}
+
+// serverDeclarationOf is declarationOf with the server's own document
+// symbols, whose details and children the source operations show.
+func (c *call) serverDeclarationOf(ctx context.Context, l lsp.Location) (*document, *lsp.DocumentSymbol) {
+	if strings.HasPrefix(c.e.relPath(l.URI), "/") {
+		return nil, nil
+	}
+	doc, err := c.docAt(ctx, l.URI)
+	if err != nil {
+		return nil, nil
+	}
+	syms, err := c.documentSymbols(ctx, doc)
+	if err != nil {
+		return nil, nil
+	}
+	sym, _ := declarationIn(syms, doc.mapper, l.Range.Start)
+	return doc, sym
 }
 
 type getSourceOutput struct {
@@ -270,7 +288,7 @@ type containingMemberOutput struct {
 }
 
 func containingMember(ctx context.Context, c *call, in *positionInput) (*containingMemberOutput, error) {
-	doc, err := c.open(ctx, "file", in.File)
+	doc, err := c.view(ctx, "file", in.File)
 	if err != nil {
 		return nil, err
 	}

@@ -28,11 +28,21 @@ type session struct {
 	readyMu sync.Mutex
 	ready   bool
 
-	docMu sync.Mutex
-	docs  map[string]*document
+	// docs are the documents open in the server. A call opens a document
+	// only when it needs the server to see exactly langhost's copy (an
+	// edit, push diagnostics) or when the server answers only about open
+	// files; the document is closed when the last call holding it ends.
+	// Servers keep open documents in memory and re-check them on every
+	// change, so documents left open make a server grow with every query.
+	docMu       sync.Mutex
+	docs        map[string]*document
+	lastVersion int32 // of any document: a reopened one never reuses a version
+
+	outlines *outlineCache
 }
 
-// document is a file the server has been told about with didOpen.
+// document is a file the server has been told about with didOpen, or a
+// detached view of a file on disk that the server was not given (see view).
 type document struct {
 	path    string // real path inside the workspace
 	uri     lsp.DocumentURI
@@ -40,18 +50,60 @@ type document struct {
 	info    os.FileInfo // of the content last sent, to notice changes on disk
 	syncSeq uint64      // diagnostics sequence number when last synced
 	mapper  *lsp.Mapper
+	// users counts the calls holding the document open; pinned documents
+	// (opened by a dialect at start-up, outside any call) stay open.
+	users  int
+	pinned bool
+}
+
+// lease records the documents one call opened, to close them when it ends.
+type lease struct {
+	mu   sync.Mutex
+	held map[string]*document
+}
+
+type leaseKey struct{}
+
+// withLease returns a context whose documents are released by release.
+// The lease travels in the context because documents are opened deep in
+// the operations, through the same calls that start-up uses.
+func withLease(ctx context.Context) (context.Context, *lease) {
+	l := &lease{held: map[string]*document{}}
+	return context.WithValue(ctx, leaseKey{}, l), l
+}
+
+// hold records d in l and reports whether it is new to l.
+func (l *lease) hold(d *document) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.held[d.path] == d {
+		return false
+	}
+	l.held[d.path] = d
+	return true
+}
+
+func (l *lease) holds(path string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.held[path] != nil
 }
 
 // stale reports whether the file on disk may differ from the content last
-// sent: another inode (an editor that writes by rename), size or mtime.
-func (d *document) stale(fi os.FileInfo) bool {
-	return !os.SameFile(d.info, fi) || d.info.Size() != fi.Size() || !d.info.ModTime().Equal(fi.ModTime())
+// sent.
+func (d *document) stale(fi os.FileInfo) bool { return fileChanged(d.info, fi) }
+
+// fileChanged reports whether a file may have changed between two stats:
+// another inode (an editor that writes by rename), size or mtime.
+func fileChanged(was, now os.FileInfo) bool {
+	return !os.SameFile(was, now) || was.Size() != now.Size() || !was.ModTime().Equal(now.ModTime())
 }
 
 func (d *document) content() []byte { return d.mapper.Content() }
 
 func startSession(ctx context.Context, e *Engine, argv []string) (*session, error) {
-	s := &session{e: e, name: filepath.Base(argv[0]), docs: map[string]*document{}}
+	s := &session{e: e, name: filepath.Base(argv[0]), docs: map[string]*document{},
+		outlines: newOutlineCache(maxOutlineEntries, maxOutlineBytes)}
 	s.dialect = newDialect(e.cfg)
 	srv, err := lsp.Start(argv, e.lspRoot, nil, lsp.Options{
 		Logger:           e.log.Named(s.name),
@@ -282,10 +334,35 @@ func (s *session) call(ctx context.Context, method string, params, result any) e
 
 // document opens path in the server (reading it from disk) or, when the
 // file changed on disk since, sends its new content. path must be the real
-// path of a file inside the workspace, as ResolveRead returns it.
+// path of a file inside the workspace, as ResolveRead returns it. The
+// document stays open until the call whose context carries the lease ends;
+// one opened outside any call (by a dialect at start-up) stays open.
 func (s *session) document(ctx context.Context, path string) (*document, error) {
-	// Checked again here, the one place files are read for the server: a
-	// file may have been replaced by a symlink since it was resolved.
+	fi, err := s.checkFile(path)
+	if err != nil {
+		return nil, err
+	}
+	s.docMu.Lock()
+	defer s.docMu.Unlock()
+	d, err := s.syncLocked(ctx, path, fi)
+	if err != nil {
+		return nil, err
+	}
+	if l, ok := ctx.Value(leaseKey{}).(*lease); ok {
+		if l.hold(d) {
+			d.users++
+		}
+	} else {
+		d.pinned = true
+	}
+	return d, nil
+}
+
+// checkFile checks that path is still the real path of a regular file in
+// the workspace. It is checked again here, in the one place files are read
+// for the server: a file may have been replaced by a symlink since it was
+// resolved.
+func (s *session) checkFile(path string) (os.FileInfo, error) {
 	if real, err := s.e.ws.ResolveRead("", path); err != nil {
 		return nil, err
 	} else if real != path {
@@ -298,8 +375,12 @@ func (s *session) document(ctx context.Context, path string) (*document, error) 
 	if !fi.Mode().IsRegular() {
 		return nil, failure.New(failure.InvalidInput, "%s is not a regular file", path)
 	}
-	s.docMu.Lock()
-	defer s.docMu.Unlock()
+	return fi, nil
+}
+
+// syncLocked opens path in the server, or sends its content again when it
+// changed on disk since it was sent. s.docMu is held.
+func (s *session) syncLocked(ctx context.Context, path string, fi os.FileInfo) (*document, error) {
 	d := s.docs[path]
 	if d != nil && !d.stale(fi) {
 		return d, nil
@@ -313,7 +394,7 @@ func (s *session) document(ctx context.Context, path string) (*document, error) 
 		return d, nil
 	}
 	if d == nil {
-		d = &document{path: path, uri: lsp.URIFromPath(path), version: 1, info: fi, mapper: lsp.NewMapper(content)}
+		d = &document{path: path, uri: lsp.URIFromPath(path), version: s.nextVersionLocked(), info: fi, mapper: lsp.NewMapper(content)}
 		d.syncSeq = s.srv.DiagnosticsSeq()
 		err = s.srv.Notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": lsp.TextDocumentItem{
 			URI: d.uri, LanguageID: s.languageID(path), Version: d.version, Text: string(content)}})
@@ -321,14 +402,126 @@ func (s *session) document(ctx context.Context, path string) (*document, error) 
 			return nil, err
 		}
 		s.docs[path] = d
-		s.e.rememberDoc(path)
 		return d, nil
 	}
-	if err := s.syncLocked(ctx, d, content, fi); err != nil {
+	if err := s.changeLocked(ctx, d, content, fi); err != nil {
 		return nil, err
 	}
 	return d, s.srv.Notify(ctx, "workspace/didChangeWatchedFiles", map[string]any{
 		"changes": []lsp.FileEvent{{URI: d.uri, Type: lsp.FileChanged}}})
+}
+
+// nextVersionLocked returns a document version above every version sent
+// in this session, so that diagnostics published for an earlier opening
+// of a file are never taken for the current one. s.docMu is held.
+func (s *session) nextVersionLocked() int32 {
+	s.lastVersion++
+	return s.lastVersion
+}
+
+// view returns the content of path as the server sees it, for a read-only
+// request: the open document, else the file on disk without opening it
+// (a detached document), unless the server answers only about open files.
+func (s *session) view(ctx context.Context, path string) (*document, error) {
+	if !s.readsDisk() {
+		return s.document(ctx, path)
+	}
+	fi, err := s.checkFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if d := s.openDoc(path); d != nil {
+		if d.stale(fi) {
+			if err := s.resync(ctx, path); err != nil {
+				return nil, err
+			}
+		}
+		if d := s.openDoc(path); d != nil {
+			return d, nil
+		}
+	}
+	content, err := os.ReadFile(path)
+	if err != nil {
+		return nil, failure.Wrap(failure.NotFound, err, "reading %s", path)
+	}
+	return &document{path: path, uri: lsp.URIFromPath(path), info: fi, mapper: lsp.NewMapper(content)}, nil
+}
+
+// readsDisk reports whether the server answers requests about files it was
+// not given, reading them from disk (gopls, pyright, Roslyn). A server that
+// must be given a file to know its project (openFileOnStart, as
+// typescript-language-server) also answers only about open files.
+func (s *session) readsDisk() bool { return !s.e.cfg.OpenFileOnStart }
+
+// withDocument runs f on path's view for a read-only request: open in the
+// server only if the server needs it, and then closed again at once unless
+// the call held it open already.
+func (s *session) withDocument(ctx context.Context, path string, f func(*document) error) error {
+	l, _ := ctx.Value(leaseKey{}).(*lease)
+	if s.readsDisk() || l == nil || l.holds(path) {
+		d, err := s.view(ctx, path)
+		if err != nil {
+			return err
+		}
+		return f(d)
+	}
+	d, err := s.document(ctx, path)
+	if err != nil {
+		return err
+	}
+	ferr := f(d)
+	l.mu.Lock()
+	delete(l.held, path)
+	l.mu.Unlock()
+	if err := s.closeLeased(ctx, []*document{d}); err != nil && ferr == nil {
+		return err
+	}
+	return ferr
+}
+
+// release ends a call's hold on the documents it opened, closing those no
+// other call holds. It runs after the call's context may have ended.
+func (s *session) release(ctx context.Context, l *lease) error {
+	l.mu.Lock()
+	docs := make([]*document, 0, len(l.held))
+	for _, d := range l.held {
+		docs = append(docs, d)
+	}
+	clear(l.held)
+	l.mu.Unlock()
+	return s.closeLeased(ctx, docs)
+}
+
+// closeLeased drops one hold on each of docs, closing those no call holds
+// any more.
+func (s *session) closeLeased(ctx context.Context, docs []*document) error {
+	ctx = context.WithoutCancel(ctx)
+	s.docMu.Lock()
+	defer s.docMu.Unlock()
+	var first error
+	for _, d := range docs {
+		if s.docs[d.path] != d {
+			continue // closed meanwhile because its file went away
+		}
+		if d.users--; d.users > 0 || d.pinned {
+			continue
+		}
+		// Under docMu, so that a call opening the file again sends its
+		// didOpen after this didClose.
+		delete(s.docs, d.path)
+		err := s.srv.Notify(ctx, "textDocument/didClose", map[string]any{"textDocument": lsp.TextDocumentIdentifier{URI: d.uri}})
+		if err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// openCount returns the number of documents open in the server.
+func (s *session) openCount() int {
+	s.docMu.Lock()
+	defer s.docMu.Unlock()
+	return len(s.docs)
 }
 
 // refresh brings the open documents in line with the disk before a
@@ -344,7 +537,7 @@ func (s *session) refresh(ctx context.Context) error {
 	}
 	s.docMu.Unlock()
 	for _, p := range paths {
-		_, err := s.document(ctx, p)
+		err := s.resync(ctx, p)
 		if err == nil {
 			continue
 		}
@@ -359,13 +552,27 @@ func (s *session) refresh(ctx context.Context) error {
 	return nil
 }
 
+// resync sends the content of an open document again if it changed on disk.
+func (s *session) resync(ctx context.Context, path string) error {
+	fi, err := s.checkFile(path)
+	if err != nil {
+		return err
+	}
+	s.docMu.Lock()
+	defer s.docMu.Unlock()
+	if s.docs[path] == nil {
+		return nil // closed meanwhile
+	}
+	_, err = s.syncLocked(ctx, path, fi)
+	return err
+}
+
 // closeDoc tells the server a document is no longer open and forgets it.
 func (s *session) closeDoc(ctx context.Context, path string) error {
 	s.docMu.Lock()
 	d := s.docs[path]
 	delete(s.docs, path)
 	s.docMu.Unlock()
-	s.e.forgetDoc(path)
 	if d == nil {
 		return nil
 	}
@@ -383,9 +590,9 @@ func (s *session) openDoc(path string) *document {
 	return s.docs[path]
 }
 
-// syncLocked sends new full content of an open document.
-func (s *session) syncLocked(ctx context.Context, d *document, content []byte, fi os.FileInfo) error {
-	d.version++
+// changeLocked sends new full content of an open document.
+func (s *session) changeLocked(ctx context.Context, d *document, content []byte, fi os.FileInfo) error {
+	d.version = s.nextVersionLocked()
 	d.mapper = lsp.NewMapper(content)
 	d.info = fi
 	d.syncSeq = s.srv.DiagnosticsSeq()
@@ -414,7 +621,7 @@ func (s *session) filesWritten(ctx context.Context, paths []string) error {
 		if err != nil {
 			continue
 		}
-		if err := s.syncLocked(ctx, d, content, fi); err != nil {
+		if err := s.changeLocked(ctx, d, content, fi); err != nil {
 			s.docMu.Unlock()
 			return err
 		}
@@ -440,16 +647,22 @@ func (s *session) languageID(path string) string {
 // file in the server, and reads nothing outside the workspace (a server may
 // point anywhere, and a symlink inside may lead out).
 func (s *session) peek(path string) (*lsp.Mapper, error) {
+	_, m, err := s.read(path)
+	return m, err
+}
+
+// read is peek that also returns the file's real path.
+func (s *session) read(path string) (real string, m *lsp.Mapper, err error) {
 	if d := s.openDoc(path); d != nil {
-		return d.mapper, nil
+		return d.path, d.mapper, nil
 	}
-	real, err := s.e.ws.ResolveRead("", path)
+	real, err = s.e.ws.ResolveRead("", path)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
 	content, err := os.ReadFile(real)
 	if err != nil {
-		return nil, err
+		return "", nil, err
 	}
-	return lsp.NewMapper(content), nil
+	return real, lsp.NewMapper(content), nil
 }

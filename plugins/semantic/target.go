@@ -49,7 +49,7 @@ func (c *call) resolveTarget(ctx context.Context, t Target) (*resolved, error) {
 	if t.File == "" {
 		return nil, fieldErr(failure.InvalidInput, "symbol", "give either symbol, or file with line and column")
 	}
-	doc, err := c.open(ctx, "file", t.File)
+	doc, err := c.view(ctx, "file", t.File)
 	if err != nil {
 		return nil, err
 	}
@@ -69,13 +69,24 @@ func (c *call) resolveTarget(ctx context.Context, t Target) (*resolved, error) {
 	return r, nil
 }
 
-// open resolves an input path and opens the document.
+// open resolves an input path and opens the document, for operations that
+// need the server to work on exactly langhost's copy (edits, diagnostics).
+// It is closed when the call ends.
 func (c *call) open(ctx context.Context, key, p string) (*document, error) {
 	abs, err := c.e.resolvePath(key, p)
 	if err != nil {
 		return nil, err
 	}
 	return c.s.document(ctx, abs)
+}
+
+// view resolves an input path for a read-only request; see session.view.
+func (c *call) view(ctx context.Context, key, p string) (*document, error) {
+	abs, err := c.e.resolvePath(key, p)
+	if err != nil {
+		return nil, err
+	}
+	return c.s.view(ctx, abs)
 }
 
 // position converts a user line/column, naming the offending key.
@@ -159,7 +170,7 @@ func (c *call) resolveName(ctx context.Context, t Target) (*resolved, error) {
 }
 
 func (c *call) resolveNameInFile(ctx context.Context, t Target, kind lsp.SymbolKind) (*resolved, error) {
-	doc, err := c.open(ctx, "file", t.File)
+	doc, err := c.view(ctx, "file", t.File)
 	if err != nil {
 		return nil, err
 	}
@@ -204,8 +215,10 @@ func (c *call) fillContainers(ctx context.Context, syms []lsp.SymbolInformation,
 		}
 		docSyms, ok := files[si.Location.URI]
 		if !ok {
-			if doc, err := c.docAt(ctx, si.Location.URI); err == nil {
-				docSyms, _ = c.documentSymbols(ctx, doc)
+			if p, err := si.Location.URI.Path(); err == nil {
+				if real, m, err := c.s.read(p); err == nil {
+					docSyms, _ = c.outline(ctx, real, m.Content())
+				}
 			}
 			files[si.Location.URI] = docSyms
 		}
@@ -437,8 +450,8 @@ func (c *call) documentSymbols(ctx context.Context, doc *document) ([]lsp.Docume
 	return syms, nil
 }
 
-// docAt opens the document of uri (for files the server pointed at), which
-// must lead to a file inside the workspace.
+// docAt returns a read-only view of the document of uri (for files the
+// server pointed at), which must lead to a file inside the workspace.
 func (c *call) docAt(ctx context.Context, uri lsp.DocumentURI) (*document, error) {
 	p, err := uri.Path()
 	if err != nil {
@@ -448,5 +461,5 @@ func (c *call) docAt(ctx context.Context, uri lsp.DocumentURI) (*document, error
 	if err != nil {
 		return nil, failure.Wrap(failure.CodeOf(err), err, "location from %s", c.s.name)
 	}
-	return c.s.document(ctx, real)
+	return c.s.view(ctx, real)
 }
