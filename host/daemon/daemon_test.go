@@ -1,6 +1,7 @@
 package daemon
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -426,5 +427,36 @@ func TestIdentity(t *testing.T) {
 	}
 	if id := identity(nil); id.Fingerprint == edited.Fingerprint {
 		t.Errorf("an edited spec file kept the fingerprint")
+	}
+}
+
+// TestLostDaemonIsDelivered: a daemon that dies after reading a call may
+// have run it, so the caller must not run it again unless it is harmless;
+// one that was never reached certainly did not.
+func TestLostDaemonIsDelivered(t *testing.T) {
+	socket := filepath.Join(shortTempDir(t), "d.sock")
+	c := newClient(socket, "fp")
+	_, err := c.call(context.Background(), CallRequest{Tool: "demo.echo"})
+	var ue *UnavailableError
+	if !errors.As(err, &ue) || ue.Delivered {
+		t.Fatalf("no daemon: err = %v, want undelivered", err)
+	}
+
+	ln, err := net.Listen("unix", socket)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		conn, err := ln.Accept()
+		if err != nil {
+			return
+		}
+		_, _ = http.ReadRequest(bufio.NewReader(conn)) // the call arrives, then the daemon dies
+		conn.Close()
+	}()
+	_, err = c.call(context.Background(), CallRequest{Tool: "demo.echo"})
+	if !errors.As(err, &ue) || !ue.Delivered {
+		t.Fatalf("daemon lost during the call: err = %v, want delivered", err)
 	}
 }
