@@ -6,12 +6,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"runtime/debug"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/parsers"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
@@ -41,6 +44,11 @@ func (s *server) handler(t *registry.Tool, confirmed bool) mcp.ToolHandler {
 		if err != nil {
 			return toolResult(t.ID, nil, err), nil
 		}
+		if compactByDefault(t) {
+			if _, ok := input["detail"]; !ok {
+				input["detail"] = mcpDetail
+			}
+		}
 		call := registry.Call{Input: input, Confirmed: confirmed}
 		var p *progress
 		if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
@@ -61,6 +69,41 @@ func (s *server) handler(t *registry.Tool, confirmed bool) mcp.ToolHandler {
 		s.log.Debug("tool call", "tool", t.ID, "duration", time.Since(start), "code", codeOf(res, err))
 		return toolResult(t.ID, res, err), nil
 	}
+}
+
+// mcpDetail is the detail of semantic results over MCP when the client
+// does not ask for one. An agent pays for every token of a result and
+// mostly needs locations; snippets and containing members (standard) or
+// end positions (full) are one argument away. The CLI keeps the tools'
+// own default, standard.
+const mcpDetail = "compact"
+
+// compactByDefault reports whether t is a semantic tool whose input has a
+// detail key that takes mcpDetail.
+func compactByDefault(t *registry.Tool) bool {
+	if t.Kind != registry.KindSemantic || t.InputSchema == nil {
+		return false
+	}
+	p, ok := t.InputSchema.Properties["detail"]
+	if !ok || p == nil {
+		return false
+	}
+	return len(p.Enum) == 0 || slices.Contains(p.Enum, any(mcpDetail))
+}
+
+// withMCPDefaults returns the input schema served over MCP for t: a copy
+// of in whose detail key says that it defaults to compact here.
+func withMCPDefaults(t *registry.Tool, in *jsonschema.Schema) *jsonschema.Schema {
+	if !compactByDefault(t) {
+		return in
+	}
+	c := *in
+	c.Properties = maps.Clone(in.Properties)
+	d := *c.Properties["detail"]
+	d.Default = json.RawMessage(`"` + mcpDetail + `"`)
+	d.Description = "output detail: compact (the default over MCP), standard (adds snippets, containing members, hover text) or full (adds end positions)"
+	c.Properties["detail"] = &d
+	return &c
 }
 
 // decodeArguments reads the call's arguments object; absent means {}.

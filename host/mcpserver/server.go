@@ -208,6 +208,7 @@ func mcpTool(t *registry.Tool) (*mcp.Tool, error) {
 		c.Type = "object"
 		in = &c
 	}
+	in = withMCPDefaults(t, in)
 	title := t.Name
 	if title == "" {
 		title = t.ID
