@@ -21,6 +21,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"sync"
 	"syscall"
 )
 
@@ -31,8 +32,9 @@ const MarkPrefix = "LANGHOST_PROCGROUP_"
 
 // Group is one child process with everything it starts.
 type Group struct {
-	cmd  *exec.Cmd
-	mark string // environment variable name, without "="
+	cmd     *exec.Cmd
+	mark    string // environment variable name, without "="
+	unwatch sync.Once
 }
 
 // New prepares cmd, not yet started, to run as a group: it sets
@@ -52,8 +54,20 @@ func New(cmd *exec.Cmd, deathSig syscall.Signal) *Group {
 	return g
 }
 
-// Start starts the prepared command.
-func (g *Group) Start() error { return start(g.cmd) }
+// Start starts the prepared command. On Linux the group is also watched
+// until Kill or KillGroup: should this process die by SIGKILL before, a
+// helper process kills everything that carries the group's mark.
+func (g *Group) Start() error {
+	watch(g.mark)
+	err := start(g.cmd)
+	if err != nil {
+		g.done()
+	}
+	return err
+}
+
+// done ends the watch of the group.
+func (g *Group) done() { g.unwatch.Do(func() { unwatch(g.mark) }) }
 
 // Pid is the process id of the group leader, 0 before Start.
 func (g *Group) Pid() int {
@@ -68,15 +82,23 @@ func (g *Group) Pid() int {
 // descendants that started their own session. Processes started from them
 // while Kill runs are found too. Nothing left to kill is not an error.
 func (g *Group) Kill() error {
-	err := g.KillGroup()
+	err := g.killGroup()
 	killMarked(g.mark)
+	g.done()
 	return err
 }
 
 // KillGroup kills what is left of the process group only. Unlike Kill it
 // leaves alone descendants that deliberately detached from the group, such
-// as a build server a finished tool started.
+// as a build server a finished tool started. Call Kill or KillGroup once
+// the group is done with: it also ends the watch described at Start.
 func (g *Group) KillGroup() error {
+	err := g.killGroup()
+	g.done()
+	return err
+}
+
+func (g *Group) killGroup() error {
 	if g.cmd.Process == nil {
 		return nil
 	}

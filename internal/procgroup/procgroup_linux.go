@@ -53,11 +53,17 @@ func start(cmd *exec.Cmd) error {
 // process looks again for what it may have started meanwhile.
 const maxSweeps = 8
 
-// killMarked kills every process whose environment has the variable mark.
-// Processes of other users and zombies (whose environ reads empty) are
-// skipped.
-func killMarked(mark string) {
-	needle := []byte(mark + "=")
+// killMarked kills every process whose environment has one of the
+// variables marks. Processes of other users and zombies (whose environ
+// reads empty) are skipped.
+func killMarked(marks ...string) {
+	if len(marks) == 0 {
+		return
+	}
+	needles := make([][]byte, len(marks))
+	for i, m := range marks {
+		needles[i] = []byte(m + "=")
+	}
 	self := os.Getpid()
 	killed := map[int]bool{}
 	for range maxSweeps {
@@ -74,7 +80,7 @@ func killMarked(mark string) {
 				continue
 			}
 			env, err := os.ReadFile("/proc/" + name + "/environ")
-			if err != nil || !hasVar(env, needle) {
+			if err != nil || !hasVar(env, needles) {
 				continue
 			}
 			_ = syscall.Kill(pid, syscall.SIGKILL)
@@ -88,11 +94,13 @@ func killMarked(mark string) {
 }
 
 // hasVar reports whether a NUL-separated environment block has an entry
-// starting with needle ("NAME=").
-func hasVar(env, needle []byte) bool {
+// starting with one of needles ("NAME=").
+func hasVar(env []byte, needles [][]byte) bool {
 	for entry := range bytes.SplitSeq(env, []byte{0}) {
-		if bytes.HasPrefix(entry, needle) {
-			return true
+		for _, n := range needles {
+			if bytes.HasPrefix(entry, n) {
+				return true
+			}
 		}
 	}
 	return false

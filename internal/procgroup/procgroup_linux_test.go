@@ -34,25 +34,50 @@ func TestMain(m *testing.M) {
 	os.Exit(m.Run())
 }
 
-// runHelperHost starts `sleep` through procgroup from a goroutine that
-// locks its thread and exits, which ends that thread; writes the sleep's
-// pid to dir/child.pid; then waits to be killed.
+// runHelperHost is a host for TestChildrenDieWithHost. It starts, through
+// procgroup:
+//   - sleep, from a goroutine that locks its thread and exits, which ends
+//     that thread;
+//   - a shell whose background sleep is a grandchild of the host;
+//   - a shell that detaches a sleep with setsid and exits normally, after
+//     which the group is done with (KillGroup).
+//
+// It writes the pids to dir/pids and waits to be killed.
 func runHelperHost(dir string) {
-	cmd := exec.Command("sleep", "1000")
-	g := New(cmd, syscall.SIGKILL)
-	errc := make(chan error)
-	go func() {
-		runtime.LockOSThread() // never unlocked: Go ends this thread on return
-		errc <- g.Start()
-	}()
-	if err := <-errc; err != nil {
+	fail := func(err error) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
 	}
+	child := New(exec.Command("sleep", "1000"), syscall.SIGKILL)
+	errc := make(chan error)
+	go func() {
+		runtime.LockOSThread() // never unlocked: Go ends this thread on return
+		errc <- child.Start()
+	}()
+	if err := <-errc; err != nil {
+		fail(err)
+	}
+	shell := exec.Command("sh", "-c", "sleep 1000 & echo $! > grandchild.pid; wait")
+	shell.Dir = dir
+	if err := New(shell, syscall.SIGKILL).Start(); err != nil {
+		fail(err)
+	}
+	detach := exec.Command("sh", "-c", `setsid sh -c 'echo $$ > detached.tmp; mv detached.tmp detached.pid; exec sleep 1000' &
+while [ ! -e detached.pid ]; do sleep 0.01; done`)
+	detach.Dir = dir
+	g := New(detach, syscall.SIGKILL)
+	if err := g.Start(); err != nil {
+		fail(err)
+	}
+	if err := detach.Wait(); err != nil {
+		fail(err)
+	}
+	_ = g.KillGroup()
 	// Let the locked thread exit before reporting the child as started.
 	time.Sleep(100 * time.Millisecond)
-	if err := os.WriteFile(filepath.Join(dir, "child.pid"), []byte(strconv.Itoa(g.Pid())), 0o644); err != nil {
-		os.Exit(2)
+	pids := fmt.Sprintf("%d %d\n", child.Pid(), shell.Process.Pid)
+	if err := os.WriteFile(filepath.Join(dir, "pids"), []byte(pids), 0o644); err != nil {
+		fail(err)
 	}
 	time.Sleep(time.Hour) // until the test kills us
 }
@@ -167,7 +192,7 @@ func TestKillWhenNothingIsLeft(t *testing.T) {
 
 func TestNewKeepsEnvironment(t *testing.T) {
 	cmd := exec.Command("sh", "-c", `echo "$KEEP"; env | grep -c '^`+MarkPrefix+`'`)
-	cmd.Env = append(os.Environ(), "KEEP=kept", MarkPrefix+"OUTER=1")
+	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "KEEP=kept", MarkPrefix + "OUTER=1"}
 	New(cmd, syscall.SIGKILL)
 	out, err := cmd.Output() // not through Start: the environment is what matters
 	if err != nil {
@@ -178,41 +203,59 @@ func TestNewKeepsEnvironment(t *testing.T) {
 	}
 }
 
-// TestChildDiesWithHost kills a host process with SIGKILL and expects its
-// child to die too, although the thread that asked for the child exited
-// long before (go.dev/issue/27505: a child forked from that thread would
-// have been killed as soon as the thread ended).
-func TestChildDiesWithHost(t *testing.T) {
+// TestChildrenDieWithHost kills a host process with SIGKILL and expects
+// its children and their children to die too, but not a process that a
+// tool which finished normally detached on purpose. The thread that asked
+// for one child exited long before; a child forked from that thread would
+// have been killed as soon as the thread ended (go.dev/issue/27505).
+func TestChildrenDieWithHost(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
 	}
 	dir := t.TempDir()
 	host := exec.Command(exe, "-test.run=^$")
-	host.Env = append(os.Environ(), helperEnv+"="+dir)
+	// Without the marks of whoever runs the tests: the helper host must
+	// start a reaper of its own.
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, MarkPrefix) {
+			host.Env = append(host.Env, kv)
+		}
+	}
+	host.Env = append(host.Env, helperEnv+"="+dir)
 	host.Stderr = os.Stderr
 	if err := host.Start(); err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = host.Process.Kill(); _ = host.Wait() })
 
-	var child int
-	waitFor(t, "the helper host to start its child", func() bool {
-		data, err := os.ReadFile(filepath.Join(dir, "child.pid"))
+	var child, shell int
+	waitFor(t, "the helper host to start its children", func() bool {
+		data, err := os.ReadFile(filepath.Join(dir, "pids"))
 		if err != nil {
 			return false
 		}
-		child, err = strconv.Atoi(string(data))
+		_, err = fmt.Sscanf(string(data), "%d %d\n", &child, &shell)
 		return err == nil
 	})
-	if !alive(child) {
-		t.Fatal("the child died when the thread that started it exited")
+	grandchild := readPID(t, filepath.Join(dir, "grandchild.pid"))
+	detached := readPID(t, filepath.Join(dir, "detached.pid"))
+	t.Cleanup(func() { _ = syscall.Kill(detached, syscall.SIGKILL) })
+	for _, pid := range []int{child, shell, grandchild, detached} {
+		if !alive(pid) {
+			t.Fatalf("process %d died before the host (the child: when the thread that started it exited)", pid)
+		}
 	}
 	if err := host.Process.Kill(); err != nil {
 		t.Fatal(err)
 	}
 	_ = host.Wait()
-	waitFor(t, "the child to die with its host", func() bool { return !alive(child) })
+	for _, pid := range []int{child, shell, grandchild} {
+		waitFor(t, fmt.Sprintf("process %d to die with its host", pid), func() bool { return !alive(pid) })
+	}
+	if !alive(detached) {
+		t.Error("the process a finished tool detached was killed with the host")
+	}
 }
 
 // BenchmarkKillMarked measures the /proc sweep that Kill adds to a group

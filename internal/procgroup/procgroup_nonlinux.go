@@ -20,4 +20,7 @@ func setAttr(cmd *exec.Cmd, _ syscall.Signal) {
 
 func start(cmd *exec.Cmd) error { return cmd.Start() }
 
-func killMarked(string) {}
+func killMarked(...string) {}
+
+func watch(string)   {}
+func unwatch(string) {}

@@ -17,4 +17,7 @@ func start(cmd *exec.Cmd) error { return cmd.Start() }
 
 func killGroup(p *os.Process) error { return p.Kill() }
 
-func killMarked(string) {}
+func killMarked(...string) {}
+
+func watch(string)   {}
+func unwatch(string) {}

@@ -1,0 +1,109 @@
+package procgroup
+
+import (
+	"bufio"
+	"os"
+	"os/exec"
+	"os/signal"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+)
+
+// When this process is killed with SIGKILL, Pdeathsig stops each group's
+// leader, but not the leader's children. The reaper, a copy of this
+// executable started on the first Start, stops them: it reads the marks of
+// the running groups from a pipe, and when the pipe reaches end of file,
+// which happens however this process ends, it kills every process that
+// still carries one of them. Groups that ended normally were unregistered,
+// so a host that exits cleanly leaves alone what finished tools
+// deliberately detached. reaperEnv makes a process the reaper (see init):
+// any binary that starts groups imports this package, so it can be one.
+const reaperEnv = "LANGHOST_REAPER"
+
+func init() {
+	if os.Getenv(reaperEnv) == "1" {
+		runReaper()
+		os.Exit(0)
+	}
+}
+
+// runReaper is the reaper's main.
+func runReaper() {
+	// A terminal's Ctrl-C or hang-up must not take the reaper down before
+	// the host it watches.
+	signal.Ignore(syscall.SIGINT, syscall.SIGHUP, syscall.SIGTERM)
+	live := map[string]bool{}
+	sc := bufio.NewScanner(os.Stdin)
+	for sc.Scan() {
+		line := sc.Text()
+		if mark, ok := strings.CutPrefix(line, "+"); ok {
+			live[mark] = true
+		} else if mark, ok := strings.CutPrefix(line, "-"); ok {
+			delete(live, mark)
+		}
+	}
+	marks := make([]string, 0, len(live))
+	for m := range live {
+		marks = append(marks, m)
+	}
+	killMarked(marks...)
+}
+
+// reaper is the pipe to the reaper; like the reaper process it is
+// process-wide.
+var reaper struct {
+	once sync.Once
+	mu   sync.Mutex
+	w    *os.File // nil when the reaper could not be started
+}
+
+// reaperWriteTimeout bounds a registration: a wedged reaper must not hold
+// up starting tools.
+const reaperWriteTimeout = time.Second
+
+func startReaper() {
+	// A process that carries a mark, such as a plugin, was started by a
+	// watched group: the reaper upstream already covers all it starts,
+	// since its children inherit that mark too.
+	for _, kv := range os.Environ() {
+		if strings.HasPrefix(kv, MarkPrefix) {
+			return
+		}
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		return
+	}
+	r, w, err := os.Pipe() // close-on-exec: only the reaper gets r
+	if err != nil {
+		return
+	}
+	defer r.Close()
+	cmd := exec.Command(exe)
+	cmd.Env = append(os.Environ(), reaperEnv+"=1")
+	cmd.Stdin = r // stdout and stderr: /dev/null, never our pipes
+	// Its own group: signals for the host's group do not reach it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	if err := cmd.Start(); err != nil {
+		w.Close()
+		return
+	}
+	go func() { _ = cmd.Wait() }() // reap it should it end before us
+	reaper.w = w
+}
+
+func tellReaper(line string) {
+	reaper.once.Do(startReaper)
+	reaper.mu.Lock()
+	defer reaper.mu.Unlock()
+	if reaper.w == nil {
+		return
+	}
+	_ = reaper.w.SetWriteDeadline(time.Now().Add(reaperWriteTimeout))
+	_, _ = reaper.w.WriteString(line + "\n") // a short line: one atomic write
+}
+
+func watch(mark string)   { tellReaper("+" + mark) }
+func unwatch(mark string) { tellReaper("-" + mark) }
