@@ -12,7 +12,6 @@ package config
 import (
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"maps"
 	"os"
@@ -23,6 +22,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/langhost/langhost/internal/safefile"
 	"github.com/langhost/langhost/internal/textdist"
 	"github.com/langhost/langhost/internal/workspace"
 	"github.com/spf13/cast"
@@ -444,27 +444,7 @@ const maxConfigSize = 1 << 20
 // readConfig reads a config file, which must be a regular file of at most
 // maxConfigSize bytes.
 func readConfig(file string) ([]byte, error) {
-	// Stat first: opening a FIFO would block.
-	st, err := os.Stat(file)
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: not a regular file", file)
-	}
-	f, err := os.Open(file)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxConfigSize+1))
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
-	}
-	if len(data) > maxConfigSize {
-		return nil, fmt.Errorf("%s: larger than %d bytes", file, maxConfigSize)
-	}
-	return data, nil
+	return safefile.ReadRegular(file, maxConfigSize)
 }
 
 // position is where a key is in a config file.

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -13,8 +12,8 @@ import (
 	"sort"
 	"strings"
 	"sync"
-	"syscall"
 
+	"github.com/langhost/langhost/internal/safefile"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
@@ -127,12 +126,16 @@ func (f osFS) Open(name string) (fs.File, error) {
 	if err != nil {
 		return nil, err
 	}
-	return openMode(p, fs.FileMode.IsRegular, notRegular)
+	f2, err := safefile.Open(p)
+	if err != nil {
+		return nil, specFileError(err)
+	}
+	return f2, nil
 }
 
 // readDir is os.ReadDir that does not block when dir is a named pipe.
 func readDir(dir string) ([]fs.DirEntry, error) {
-	f, err := openMode(dir, fs.FileMode.IsDir, func(fs.FileMode) error { return errors.New("not a directory") })
+	f, err := safefile.OpenDir(dir)
 	if err != nil {
 		return nil, err
 	}
@@ -142,76 +145,29 @@ func readDir(dir string) ([]fs.DirEntry, error) {
 	return entries, err
 }
 
-// openMode opens path for reading if the file it names (through symlinks)
-// has a mode that ok accepts, else fails with wrong's error. O_NONBLOCK makes
-// opening a named pipe return at once instead of waiting for a writer (it
-// changes nothing for regular files and directories); the mode is that of
-// the opened file, so a file swapped after an earlier Stat is caught too.
-func openMode(path string, ok func(fs.FileMode) bool, wrong func(fs.FileMode) error) (*os.File, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	st, err := f.Stat()
-	if err == nil && !ok(st.Mode()) {
-		err = &fs.PathError{Op: "open", Path: path, Err: wrong(st.Mode())}
-	}
-	if err != nil {
-		_ = f.Close()
-		return nil, err
-	}
-	return f, nil
-}
-
-// notRegular says what a non-regular file is.
-func notRegular(m fs.FileMode) error {
-	kind := "not a regular file"
+// specFileError says what is wrong with a file that is not a spec file:
+// another kind of file, or one over the size limit.
+func specFileError(err error) error {
+	var nr *safefile.NotRegularError
+	var tl *safefile.TooLargeError
 	switch {
-	case m&fs.ModeNamedPipe != 0:
-		kind = "a named pipe (FIFO)"
-	case m&fs.ModeCharDevice != 0:
-		kind = "a character device"
-	case m&fs.ModeDevice != 0:
-		kind = "a device"
-	case m&fs.ModeSocket != 0:
-		kind = "a socket"
-	case m.IsDir():
-		kind = "a directory"
+	case errors.As(err, &nr):
+		return fmt.Errorf("not a regular file: it is %s; a spec must be a regular YAML file", nr.Kind())
+	case errors.As(err, &tl):
+		return fmt.Errorf("file is larger than the spec size limit of %d bytes (config spec.max_size)", tl.Max)
 	}
-	return fmt.Errorf("not a regular file: it is %s; a spec must be a regular YAML file", kind)
+	return err
 }
 
 // readSpec reads one spec file of src, refusing non-regular files and
 // files over maxSize before reading them. The read itself is capped too:
 // the file may grow after Stat.
 func readSpec(src Source, name string, maxSize int64) ([]byte, error) {
-	st, err := fs.Stat(src.FS, name)
+	data, err := safefile.ReadFS(src.FS, name, maxSize)
 	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, notRegular(st.Mode())
-	}
-	if st.Size() > maxSize {
-		return nil, tooLarge(maxSize)
-	}
-	f, err := src.FS.Open(name)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxSize+1))
-	if err != nil {
-		return nil, err
-	}
-	if int64(len(data)) > maxSize {
-		return nil, tooLarge(maxSize)
+		return nil, specFileError(err)
 	}
 	return data, nil
-}
-
-func tooLarge(maxSize int64) error {
-	return fmt.Errorf("file is larger than the spec size limit of %d bytes (config spec.max_size)", maxSize)
 }
 
 func isSpecName(name string) bool {

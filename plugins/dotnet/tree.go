@@ -2,12 +2,12 @@ package dotnet
 
 import (
 	"errors"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 
+	"github.com/langhost/langhost/internal/safefile"
 	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
@@ -116,28 +116,19 @@ func (t *tree) readFile(p, display string) ([]byte, error) {
 		}
 		return nil, failure.Wrap(failure.InvalidInput, err, "read %s", display)
 	}
-	// Stat before opening: opening a FIFO would block.
-	st, err := os.Stat(real)
-	if err != nil {
-		return nil, failure.Wrap(failure.NotFound, err, "%s does not exist", display)
-	}
-	if !st.Mode().IsRegular() {
-		return nil, failure.New(failure.InvalidInput, "%s is not a regular file", display)
-	}
-	f, err := os.Open(real)
-	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return nil, failure.Wrap(failure.NotFound, err, "%s does not exist", display)
-		}
-		return nil, failure.Wrap(failure.Internal, err, "read %s", display)
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, maxFileSize+1))
-	if err != nil {
-		return nil, failure.Wrap(failure.Internal, err, "read %s", display)
-	}
-	if len(data) > maxFileSize {
+	data, err := safefile.ReadRegular(real, maxFileSize)
+	var nr *safefile.NotRegularError
+	var tl *safefile.TooLargeError
+	switch {
+	case err == nil:
+	case errors.As(err, &nr):
+		return nil, failure.New(failure.InvalidInput, "%s is not a regular file: it is %s", display, nr.Kind())
+	case errors.As(err, &tl):
 		return nil, failure.New(failure.InvalidInput, "%s is larger than the %d bytes this reader accepts", display, maxFileSize)
+	case errors.Is(err, fs.ErrNotExist):
+		return nil, failure.Wrap(failure.NotFound, err, "%s does not exist", display)
+	default:
+		return nil, failure.Wrap(failure.Internal, err, "read %s", display)
 	}
 	return data, nil
 }
