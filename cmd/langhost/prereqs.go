@@ -3,10 +3,9 @@ package main
 import (
 	"bytes"
 	"io"
-	"os"
-	"path/filepath"
 
 	"github.com/langhost/langhost/host/prereqs"
+	"github.com/langhost/langhost/internal/atomicfile"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/spf13/cobra"
 )
@@ -57,7 +56,7 @@ func prereqsRun(cmd *cobra.Command, opts *prereqsOptions) error {
 		return err
 	}
 	if opts.output != "" {
-		if err := writeFileAtomic(opts.output, md.Bytes()); err != nil {
+		if err := atomicfile.WriteFile(opts.output, md.Bytes(), 0o644); err != nil {
 			return failure.Wrap(failure.Internal, err, "write %s", opts.output)
 		}
 	}
@@ -69,21 +68,4 @@ func prereqsRun(cmd *cobra.Command, opts *prereqsOptions) error {
 		_, err := w.Write(md.Bytes())
 		return err
 	})
-}
-
-// writeFileAtomic replaces path in one step so a reader never sees half a file.
-func writeFileAtomic(path string, data []byte) error {
-	tmp, err := os.CreateTemp(filepath.Dir(path), ".langhost-*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }

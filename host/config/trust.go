@@ -16,6 +16,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/langhost/langhost/internal/atomicfile"
+	"github.com/langhost/langhost/internal/safefile"
 	"github.com/langhost/langhost/internal/workspace"
 )
 
@@ -100,18 +102,9 @@ func (s TrustStore) save(list []TrustEntry) error {
 	if err := os.MkdirAll(filepath.Dir(s.File), 0o700); err != nil {
 		return fmt.Errorf("trust store: %w", err)
 	}
-	// Write a temporary file and rename it, so that a crash never leaves a
-	// half-written store (which would distrust everything).
-	tmp, err := os.CreateTemp(filepath.Dir(s.File), ".trusted-*.json")
-	if err != nil {
-		return fmt.Errorf("trust store: %w", err)
-	}
-	defer os.Remove(tmp.Name())
-	_, werr := tmp.Write(append(data, '\n'))
-	if err := errors.Join(werr, tmp.Close()); err != nil {
-		return fmt.Errorf("trust store %s: %w", tmp.Name(), err)
-	}
-	if err := os.Rename(tmp.Name(), s.File); err != nil {
+	// A crash must never leave a half-written store (which would distrust
+	// everything).
+	if err := atomicfile.WriteFile(s.File, append(data, '\n'), 0o600); err != nil {
 		return fmt.Errorf("trust store: %w", err)
 	}
 	return nil
@@ -238,18 +231,18 @@ func digest(root, file string, data []byte) (string, []string) {
 }
 
 func hashSpec(h hash.Hash, path, name string) {
-	// Stat first: opening a FIFO would block.
-	st, err := os.Stat(path)
-	if err != nil || !st.Mode().IsRegular() || st.Size() > maxDigestedSpec {
+	// safefile.Open never blocks on a named pipe.
+	f, err := safefile.Open(path)
+	if err != nil {
 		fmt.Fprintf(h, "spec %q not a readable regular file\n", name)
 		return
 	}
-	f, err := os.Open(path)
-	if err != nil {
-		fmt.Fprintf(h, "spec %q unreadable\n", name)
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || st.Size() > maxDigestedSpec {
+		fmt.Fprintf(h, "spec %q not a readable regular file\n", name)
 		return
 	}
-	defer f.Close()
 	fmt.Fprintf(h, "spec %q %d\n", name, st.Size())
 	if _, err := io.CopyN(h, f, st.Size()); err != nil {
 		fmt.Fprintf(h, "spec %q changed while read\n", name)

@@ -3,13 +3,11 @@ package semantic
 import (
 	"bytes"
 	"context"
-	"crypto/rand"
 	"crypto/sha256"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"maps"
 	"os"
 	"path/filepath"
@@ -18,6 +16,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/langhost/langhost/internal/atomicfile"
 	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
@@ -274,144 +273,25 @@ func (c *call) apply(ctx context.Context, what string, changes []fileChange, exp
 	return c.s.filesWritten(ctx, paths)
 }
 
-// writeAtomically replaces the content of every file or of none. Each file
-// must still be a regular file inside the workspace (not a symlink, not
-// replaced by a directory) holding the content the edit was computed on.
-// New contents are staged in temporary files beside their targets (written,
-// synced, given the target's permissions) and the targets are kept as
-// backups (hard links where the file system allows, else copies); then the
-// staged files are renamed over the targets. If a rename fails, the files
-// already replaced get their backups back, so nothing is half-written; a
-// backup that cannot be put back is left in place and named in the error,
-// so nothing is lost. rename is os.Rename except in tests that inject a
-// failure.
+// writeAtomically replaces the content of every file or of none
+// (internal/atomicfile), each of which must still be the regular file
+// inside the workspace the edit was computed on. rename is os.Rename
+// except in tests that inject a failure.
 func writeAtomically(ws *workspace.Root, changes []fileChange, rename func(from, to string) error) error {
-	type staged struct {
-		ch          fileChange
-		tmp, backup string
+	files := make([]atomicfile.Replacement, len(changes))
+	for i, ch := range changes {
+		files[i] = atomicfile.Replacement{Path: ch.path, Name: ch.rel, Old: ch.old, New: ch.new}
 	}
-	var stage []staged
-	cleanup := func() {
-		for _, s := range stage {
-			os.Remove(s.tmp)
-			if s.backup != "" {
-				os.Remove(s.backup)
-			}
+	return atomicfile.ReplaceAll(files, atomicfile.Options{Rename: rename, Check: func(r atomicfile.Replacement) error {
+		real, err := ws.ResolveWrite("", r.Path)
+		if err == nil && real != r.Path {
+			err = fmt.Errorf("it now leads to %s", real)
 		}
-	}
-	for _, ch := range changes {
-		if real, err := ws.ResolveWrite("", ch.path); err != nil || real != ch.path {
-			cleanup()
-			if err == nil {
-				err = fmt.Errorf("it now leads to %s", real)
-			}
-			return failure.Wrap(failure.Precondition, err, "%s changed on disk since the edit was computed; nothing was written", ch.rel)
-		}
-		fi, err := os.Lstat(ch.path)
 		if err != nil {
-			cleanup()
-			return failure.Wrap(failure.Precondition, err, "%s; nothing was written", ch.rel)
+			return failure.Wrap(failure.Precondition, err, "%s changed on disk since the edit was computed; nothing was written", r.Name)
 		}
-		cur, err := os.ReadFile(ch.path)
-		if err != nil {
-			cleanup()
-			return failure.Wrap(failure.Precondition, err, "reading %s before writing; nothing was written", ch.rel)
-		}
-		if !bytes.Equal(cur, ch.old) {
-			cleanup()
-			return failure.New(failure.Precondition, "%s changed on disk since the edit was computed; nothing was written", ch.rel)
-		}
-		tmp, err := stageFile(ch.path, ".langhost-new-", ch.new, fi.Mode())
-		if err != nil {
-			cleanup()
-			return failure.Wrap(failure.Precondition, err, "staging %s; nothing was written", ch.rel)
-		}
-		stage = append(stage, staged{ch: ch, tmp: tmp})
-		backup, err := backupFile(ch.path, ch.old, fi.Mode())
-		if err != nil {
-			cleanup()
-			return failure.Wrap(failure.Precondition, err, "backing up %s; nothing was written", ch.rel)
-		}
-		stage[len(stage)-1].backup = backup
-	}
-	for i, s := range stage {
-		if err := rename(s.tmp, s.ch.path); err != nil {
-			var lost []string
-			for _, done := range stage[:i] {
-				// A backup that cannot be put back stays where it is.
-				if rerr := rename(done.backup, done.ch.path); rerr != nil {
-					lost = append(lost, fmt.Sprintf("%s (its old content is in %s: %v)", done.ch.rel, done.backup, rerr))
-				}
-			}
-			for _, s := range stage[i:] {
-				os.Remove(s.tmp)
-				os.Remove(s.backup)
-			}
-			syncDirs(stage[:i], func(s staged) string { return s.ch.path })
-			if len(lost) > 0 {
-				return failure.Wrap(failure.Internal, err, "writing %s failed, and %d earlier file(s) could not be restored: %s", s.ch.rel, len(lost), strings.Join(lost, "; "))
-			}
-			return failure.Wrap(failure.Internal, err, "writing %s failed; nothing was changed (%d earlier file(s) were restored)", s.ch.rel, i)
-		}
-	}
-	for _, s := range stage {
-		os.Remove(s.backup)
-	}
-	syncDirs(stage, func(s staged) string { return s.ch.path })
-	return nil
-}
-
-// stageFile writes content to a new hidden file beside path, with path's
-// permission bits, and syncs it to disk.
-func stageFile(path, infix string, content []byte, mode os.FileMode) (string, error) {
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+infix+"*")
-	if err != nil {
-		return "", err
-	}
-	_, werr := f.Write(content)
-	err = errors.Join(werr, f.Chmod(mode.Perm()), f.Sync(), f.Close())
-	if err != nil {
-		os.Remove(f.Name())
-		return "", err
-	}
-	return f.Name(), nil
-}
-
-// backupFile keeps the current file under a new hidden name beside it: a
-// hard link (the same inode, so owner and mode come back too) or, where
-// links are not possible, a copy of old, which is its verified content.
-func backupFile(path string, old []byte, mode os.FileMode) (string, error) {
-	for range 10 {
-		var rnd [8]byte
-		rand.Read(rnd[:])
-		name := filepath.Join(filepath.Dir(path), "."+filepath.Base(path)+".langhost-old-"+hex.EncodeToString(rnd[:]))
-		err := os.Link(path, name)
-		if err == nil {
-			return name, nil
-		}
-		if !errors.Is(err, fs.ErrExist) {
-			break
-		}
-	}
-	return stageFile(path, ".langhost-old-", old, mode)
-}
-
-// syncDirs syncs the directories of the renamed files so the renames
-// survive a crash. Errors are ignored: some file systems cannot sync a
-// directory, and the renames have happened either way.
-func syncDirs[T any](items []T, path func(T) string) {
-	done := map[string]bool{}
-	for _, it := range items {
-		dir := filepath.Dir(path(it))
-		if done[dir] {
-			continue
-		}
-		done[dir] = true
-		if d, err := os.Open(dir); err == nil {
-			d.Sync()
-			d.Close()
-		}
-	}
+		return nil
+	}})
 }
 
 // ---- organize_imports and format
