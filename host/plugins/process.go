@@ -53,6 +53,9 @@ func newProcess(path string, args, env []string) (*process, error) {
 	}
 	cmd.Stdin = pipe
 	p := &process{cmd: cmd, group: procgroup.New(cmd, syscall.SIGTERM), pipe: pipe, host: host}
+	// The manager kills the plugin's whole tree, language servers
+	// included, whenever the plugin dies.
+	p.group.Supervised()
 	if p.stdout, err = cmd.StdoutPipe(); err == nil {
 		p.stderr, err = cmd.StderrPipe()
 	}

@@ -30,6 +30,14 @@ import (
 // suffix), so a nested langhost adds its mark instead of replacing ours.
 const MarkPrefix = "LANGHOST_PROCGROUP_"
 
+// reaperEnv selects the reaper (Linux): reaperOn makes a process the
+// reaper of its parent, reaperOff keeps a process from starting one.
+const (
+	reaperEnv = "LANGHOST_REAPER"
+	reaperOn  = "1"
+	reaperOff = "off"
+)
+
 // Group is one child process with everything it starts.
 type Group struct {
 	cmd     *exec.Cmd
@@ -52,6 +60,15 @@ func New(cmd *exec.Cmd, deathSig syscall.Signal) *Group {
 	cmd.Env = append(env[:len(env):len(env)], g.mark+"=1")
 	setAttr(cmd, deathSig)
 	return g
+}
+
+// Supervised tells the prepared command that whoever started it kills its
+// descendants whenever it dies, even by SIGKILL, as the plugin manager does
+// for plugins (Kill sweeps the group's mark, which they inherit): it then
+// needs no reaper of its own (see Start). A command that is itself a host,
+// such as langhost run by a test, must not be told so.
+func (g *Group) Supervised() {
+	g.cmd.Env = append(g.cmd.Env, reaperEnv+"="+reaperOff)
 }
 
 // Start starts the prepared command. On Linux the group is also watched

@@ -215,10 +215,9 @@ func TestChildrenDieWithHost(t *testing.T) {
 	}
 	dir := t.TempDir()
 	host := exec.Command(exe, "-test.run=^$")
-	// Without the marks of whoever runs the tests: the helper host must
-	// start a reaper of its own.
+	// The helper host must start a reaper of its own, whoever runs the tests.
 	for _, kv := range os.Environ() {
-		if !strings.HasPrefix(kv, MarkPrefix) {
+		if !strings.HasPrefix(kv, reaperEnv+"=") {
 			host.Env = append(host.Env, kv)
 		}
 	}

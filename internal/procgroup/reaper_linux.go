@@ -18,12 +18,12 @@ import (
 // which happens however this process ends, it kills every process that
 // still carries one of them. Groups that ended normally were unregistered,
 // so a host that exits cleanly leaves alone what finished tools
-// deliberately detached. reaperEnv makes a process the reaper (see init):
-// any binary that starts groups imports this package, so it can be one.
-const reaperEnv = "LANGHOST_REAPER"
+// deliberately detached. reaperEnv=1 makes a process the reaper (see
+// init): any binary that starts groups imports this package, so it can be
+// one. reaperEnv=off (see Supervised) means no reaper is needed.
 
 func init() {
-	if os.Getenv(reaperEnv) == "1" {
+	if os.Getenv(reaperEnv) == reaperOn {
 		runReaper()
 		os.Exit(0)
 	}
@@ -64,13 +64,8 @@ var reaper struct {
 const reaperWriteTimeout = time.Second
 
 func startReaper() {
-	// A process that carries a mark, such as a plugin, was started by a
-	// watched group: the reaper upstream already covers all it starts,
-	// since its children inherit that mark too.
-	for _, kv := range os.Environ() {
-		if strings.HasPrefix(kv, MarkPrefix) {
-			return
-		}
+	if os.Getenv(reaperEnv) == reaperOff {
+		return
 	}
 	exe, err := os.Executable()
 	if err != nil {
@@ -82,7 +77,7 @@ func startReaper() {
 	}
 	defer r.Close()
 	cmd := exec.Command(exe)
-	cmd.Env = append(os.Environ(), reaperEnv+"=1")
+	cmd.Env = append(os.Environ(), reaperEnv+"="+reaperOn)
 	cmd.Stdin = r // stdout and stderr: /dev/null, never our pipes
 	// Its own group: signals for the host's group do not reach it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
