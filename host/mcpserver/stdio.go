@@ -20,6 +20,7 @@ func ServeStdio(ctx context.Context, srv *mcp.Server) error {
 // serveLines serves srv on newline-delimited JSON-RPC read from in and
 // written to out.
 func serveLines(ctx context.Context, srv *mcp.Server, in io.ReadCloser, out io.Writer) error {
+	bindRequests(ctx, srv) // Run waits for requests in flight: end them when ctx ends
 	err := srv.Run(ctx, &lineTransport{in: in, out: out})
 	if err == nil || errors.Is(err, io.EOF) || errors.Is(err, context.Canceled) || errors.Is(err, mcp.ErrConnectionClosed) {
 		return nil
