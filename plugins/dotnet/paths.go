@@ -54,12 +54,3 @@ func msbuildPath(dir, p string) string {
 	}
 	return filepath.ToSlash(filepath.Clean(filepath.FromSlash(p)))
 }
-
-// skipDir reports whether a directory is never part of a C# workspace scan.
-func skipDir(name string) bool {
-	switch strings.ToLower(name) {
-	case "bin", "obj", ".git", "node_modules", ".vs", ".idea":
-		return true
-	}
-	return false
-}

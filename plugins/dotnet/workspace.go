@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
@@ -34,7 +35,7 @@ type ProjectSummary struct {
 
 // ListProjects finds the solutions and projects of the workspace at root.
 // A .sln or .slnx at the root wins; otherwise every .csproj under root is
-// listed (bin, obj, .git and node_modules are skipped).
+// listed (hidden, dependency and build output directories are skipped: workspace.SkipDir).
 func ListProjects(ctx context.Context, root string) (*Workspace, error) {
 	t, err := newTree(root)
 	if err != nil {
@@ -103,7 +104,7 @@ func findProjectFiles(ctx context.Context, root string) ([]string, error) {
 			return err
 		}
 		if d.IsDir() {
-			if p != filepath.FromSlash(root) && skipDir(d.Name()) {
+			if p != filepath.FromSlash(root) && workspace.SkipDir(d.Name()) {
 				return filepath.SkipDir
 			}
 			return nil

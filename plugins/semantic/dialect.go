@@ -13,6 +13,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
@@ -181,7 +182,7 @@ func walkFiles(root string, visit func(path string) bool) {
 		case err != nil:
 			return nil
 		case de.IsDir():
-			if path != root && skipDir(de.Name()) {
+			if path != root && workspace.SkipDir(de.Name()) {
 				return filepath.SkipDir
 			}
 			return nil
@@ -192,14 +193,6 @@ func walkFiles(root string, visit func(path string) bool) {
 		}
 		return nil
 	})
-}
-
-func skipDir(name string) bool {
-	switch name {
-	case "bin", "obj", "node_modules", "vendor", "target", "dist", "build":
-		return true
-	}
-	return strings.HasPrefix(name, ".")
 }
 
 func globSorted(dir string, patterns ...string) []string {
