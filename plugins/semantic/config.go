@@ -2,18 +2,27 @@ package semantic
 
 import (
 	"encoding/json"
+	"errors"
+	"fmt"
+	"os/exec"
 	"regexp"
+	"strings"
 	"time"
 
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
-// Config is a language spec's `semantic:` block: which language server to
-// run and how to talk to it.
+// Config is the language server configuration of a language: the spec's
+// `semantic:` block with the servers it names resolved against the spec's
+// `servers:` table, as the host sends it in pluginapi.OpenRequest.Config.
+//
+// It is either one server (the fields below, the inline form) or a list of
+// candidate servers in Servers, each a Config of its own, in order of
+// preference: the first whose command is installed is used.
 type Config struct {
 	Command string   `json:"command" yaml:"command"`
 	Args    []string `json:"args,omitempty" yaml:"args,omitempty"`
-	// Dialect is "standard" (default) or "roslyn".
+	// Dialect is "standard" (default), "roslyn" or "csharp-ls".
 	Dialect string `json:"dialect,omitempty" yaml:"dialect,omitempty"`
 	// RootMarkers are file names or globs ("go.mod", "*.sln") marking the
 	// directory the server is rooted at, searched from the workspace root
@@ -43,28 +52,29 @@ type Config struct {
 	// know no project, and answer workspace/symbol with an error, until a
 	// file of it is open.
 	OpenFileOnStart bool `json:"openFileOnStart,omitempty" yaml:"openFileOnStart,omitempty"`
-	// Fallback is run when Command is not found on PATH.
-	Fallback *Fallback `json:"fallback,omitempty" yaml:"fallback,omitempty"`
+	// Servers are the candidate servers in order of preference. When set,
+	// the fields above are empty.
+	Servers []Config `json:"servers,omitempty" yaml:"servers,omitempty"`
 }
 
-// Fallback is an alternative server command.
-type Fallback struct {
-	Command string   `json:"command" yaml:"command"`
-	Args    []string `json:"args,omitempty" yaml:"args,omitempty"`
-}
-
-// Dialects.
+// Dialects: what differs between servers around start-up (dialect.go).
 const (
 	DialectStandard = "standard"
 	DialectRoslyn   = "roslyn"
+	DialectCSharpLS = "csharp-ls"
 )
+
+// Dialects lists the known dialects.
+var Dialects = []string{DialectStandard, DialectRoslyn, DialectCSharpLS}
 
 const (
 	defaultReadyTimeout   = 2 * time.Minute
 	defaultRequestTimeout = 60 * time.Second
 )
 
-// ParseConfig decodes and validates a `semantic:` block.
+// ParseConfig decodes and validates a language server configuration. The
+// result lists the candidate servers in Servers (one for the inline form),
+// each validated and with its defaults set.
 func ParseConfig(raw json.RawMessage) (Config, error) {
 	var c Config
 	if len(raw) == 0 {
@@ -73,36 +83,88 @@ func ParseConfig(raw json.RawMessage) (Config, error) {
 	if err := json.Unmarshal(raw, &c); err != nil {
 		return c, failure.Wrap(failure.InvalidInput, err, "decoding semantic config")
 	}
+	if len(c.Servers) == 0 {
+		s, err := c.validated("semantic")
+		if err != nil {
+			return c, err
+		}
+		return Config{Servers: []Config{s}}, nil
+	}
+	if c.Command != "" {
+		return c, fieldError("semantic.command", "set either command (one server) or servers (candidates), not both")
+	}
+	for i, s := range c.Servers {
+		field := fmt.Sprintf("semantic.servers[%d]", i)
+		if len(s.Servers) > 0 {
+			return c, fieldError(field+".servers", "a server cannot list servers of its own")
+		}
+		var err error
+		if c.Servers[i], err = s.validated(field); err != nil {
+			return c, err
+		}
+	}
+	return c, nil
+}
+
+// validated checks one server, whose fields are named under prefix in
+// errors, and sets its defaults.
+func (c Config) validated(prefix string) (Config, error) {
 	if c.Command == "" {
-		e := failure.New(failure.InvalidInput, "is required")
-		e.Field = "semantic.command"
-		return c, e
+		return c, fieldError(prefix+".command", "is required")
 	}
 	switch c.Dialect {
 	case "":
 		c.Dialect = DialectStandard
-	case DialectStandard, DialectRoslyn:
+	case DialectStandard, DialectRoslyn, DialectCSharpLS:
 	default:
-		e := failure.New(failure.InvalidInput, "unknown dialect %q (want standard or roslyn)", c.Dialect)
-		e.Field = "semantic.dialect"
-		return c, e
+		return c, fieldError(prefix+".dialect", "unknown dialect %q (want %s)", c.Dialect, strings.Join(Dialects, ", "))
 	}
-	for field, s := range map[string]string{"semantic.readyTimeout": c.ReadyTimeout, "semantic.requestTimeout": c.RequestTimeout, "semantic.readyQuiet": c.ReadyQuiet} {
-		if s == "" {
+	for _, d := range []struct{ field, value string }{{"readyTimeout", c.ReadyTimeout}, {"requestTimeout", c.RequestTimeout}, {"readyQuiet", c.ReadyQuiet}} {
+		if d.value == "" {
 			continue
 		}
-		if d, err := time.ParseDuration(s); err != nil || d <= 0 {
-			e := failure.New(failure.InvalidInput, "%q is not a positive Go duration", s)
-			e.Field = field
-			return c, e
+		if v, err := time.ParseDuration(d.value); err != nil || v <= 0 {
+			return c, fieldError(prefix+"."+d.field, "%q is not a positive Go duration", d.value)
 		}
 	}
 	if _, err := regexp.Compile(c.ReadyMessage); err != nil {
 		e := failure.Wrap(failure.InvalidInput, err, "bad regular expression")
-		e.Field = "semantic.readyMessage"
+		e.Field = prefix + ".readyMessage"
 		return c, e
 	}
 	return c, nil
+}
+
+func fieldError(field, format string, args ...any) *failure.Error {
+	e := failure.New(failure.InvalidInput, format, args...)
+	e.Field = field
+	return e
+}
+
+// selectServer parses raw and picks the server to run: the first candidate
+// whose command is installed. lang names the language in the advice of the
+// error when none is.
+func selectServer(raw json.RawMessage, lang string) (Config, error) {
+	c, err := ParseConfig(raw)
+	if err != nil {
+		return c, err
+	}
+	var missing []string
+	var errs []error
+	for _, s := range c.Servers {
+		_, err := exec.LookPath(s.Command)
+		if err == nil {
+			return s, nil
+		}
+		errs = append(errs, err)
+		missing = append(missing, fmt.Sprintf("%q", s.Command))
+	}
+	if len(missing) == 1 {
+		return c, failure.Wrap(failure.Precondition, errs[0],
+			"language server %s (semantic.command) is not installed; `langhost prereqs --check %s` says how to install it", missing[0], lang)
+	}
+	return c, failure.Wrap(failure.Precondition, errors.Join(errs...),
+		"none of the language servers %s (semantic.servers) is installed; `langhost prereqs --check %s` says how to install them", strings.Join(missing, ", "), lang)
 }
 
 func (c Config) readyTimeout() time.Duration {

@@ -3,6 +3,7 @@ package semantic
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"maps"
 	"path/filepath"
@@ -32,8 +33,11 @@ type dialect interface {
 }
 
 func newDialect(cfg Config) dialect {
-	if cfg.Dialect == DialectRoslyn {
+	switch cfg.Dialect {
+	case DialectRoslyn:
 		return &roslynDialect{loaded: make(chan struct{})}
+	case DialectCSharpLS:
+		return &csharpLSDialect{quiet: cfg.readyQuiet()}
 	}
 	d := &standardDialect{quiet: cfg.readyQuiet(), openFile: cfg.OpenFileOnStart}
 	if cfg.ReadyMessage != "" {
@@ -124,24 +128,39 @@ func (d *roslynDialect) prepare(s *session) {
 }
 
 func (d *roslynDialect) afterInitialized(ctx context.Context, s *session) error {
-	root := s.e.lspRoot
-	solutions := globSorted(root, "*.sln", "*.slnx")
+	solutions, projects, err := dotnetProjects(s)
+	if err != nil {
+		return err
+	}
 	if len(solutions) > 0 {
 		s.e.report("opening solution "+filepath.Base(solutions[0]), 0)
 		return s.srv.Notify(ctx, "solution/open", map[string]any{"solution": lsp.URIFromPath(solutions[0])})
 	}
-	var projects []lsp.DocumentURI
+	uris := make([]lsp.DocumentURI, len(projects))
+	for i, p := range projects {
+		uris[i] = lsp.URIFromPath(p)
+	}
+	s.e.report("opening projects", 0)
+	return s.srv.Notify(ctx, "project/open", map[string]any{"projects": uris})
+}
+
+// dotnetProjects finds what a Roslyn-based server loads: the solutions at
+// the server's root, sorted by name, else the .csproj files under it.
+func dotnetProjects(s *session) (solutions, projects []string, err error) {
+	root := s.e.lspRoot
+	if solutions = globSorted(root, "*.sln", "*.slnx"); len(solutions) > 0 {
+		return solutions, nil, nil
+	}
 	walkFiles(root, func(path string) bool {
 		if filepath.Ext(path) == ".csproj" {
-			projects = append(projects, lsp.URIFromPath(path))
+			projects = append(projects, path)
 		}
 		return true
 	})
 	if len(projects) == 0 {
-		return failure.New(failure.Precondition, "no .sln, .slnx or .csproj file under %s for %s to open", root, s.name)
+		return nil, nil, failure.New(failure.Precondition, "no .sln, .slnx or .csproj file under %s for %s to open", root, s.name)
 	}
-	s.e.report("opening projects", 0)
-	return s.srv.Notify(ctx, "project/open", map[string]any{"projects": projects})
+	return nil, projects, nil
 }
 
 func (d *roslynDialect) waitReady(ctx context.Context, s *session) error {
@@ -157,6 +176,49 @@ func (d *roslynDialect) waitReady(ctx context.Context, s *session) error {
 
 func (d *roslynDialect) retryable(err *lsp.ResponseError) bool {
 	return err.Code == lsp.CodeRoslynNonFatal || err.Code == lsp.CodeContentModified
+}
+
+// csharpLSDialect drives csharp-ls (razzmatazz/csharp-language-server),
+// the other Roslyn-based server. It is a standard LSP server that finds
+// and loads the solution (else the projects) under its root by itself:
+// the client opens nothing, and there is no projectInitializationComplete.
+// csharp-ls loads the solution on the first request that needs it and
+// answers that request once loading is done (older versions start loading
+// after initialized, under work-done progress). Diagnostics are pulled
+// when the client can, else pushed; the engine takes either.
+type csharpLSDialect struct {
+	quiet time.Duration
+}
+
+func (*csharpLSDialect) prepare(*session) {}
+
+// afterInitialized checks that there is something to load: without a
+// solution or project csharp-ls only logs, and every answer is empty.
+func (*csharpLSDialect) afterInitialized(_ context.Context, s *session) error {
+	_, _, err := dotnetProjects(s)
+	return err
+}
+
+// waitReady asks for workspace symbols, which makes csharp-ls load the
+// solution and is answered when it has, so that start-up (bounded by
+// readyTimeout) pays for loading rather than the first call; then it waits
+// for loading progress to end, as for any standard server.
+func (d *csharpLSDialect) waitReady(ctx context.Context, s *session) error {
+	s.e.report("loading the solution", 0)
+	var symbols json.RawMessage
+	if err := s.srv.Call(ctx, "workspace/symbol", map[string]any{"query": ""}, &symbols); err != nil {
+		// An error answer still means that the server is up and has
+		// loaded what it could; anything else ends the start-up.
+		var re *lsp.ResponseError
+		if !errors.As(err, &re) {
+			return err
+		}
+	}
+	return s.srv.WaitIdle(ctx, d.quiet)
+}
+
+func (*csharpLSDialect) retryable(err *lsp.ResponseError) bool {
+	return err.Code == lsp.CodeContentModified
 }
 
 // firstSourceFile returns the first file, in lexical walk order, whose

@@ -62,10 +62,11 @@ func (e *Engine) Describe(ctx context.Context) (*pluginapi.Description, error) {
 	return &pluginapi.Description{Name: Name, Version: Version, Operations: Operations()}, nil
 }
 
-// Open implements pluginapi.Agent: it parses req.Config, starts the server
-// and waits until it is ready, reporting progress.
+// Open implements pluginapi.Agent: it parses req.Config, picks the first
+// installed server, starts it and waits until it is ready, reporting
+// progress.
 func (e *Engine) Open(ctx context.Context, req pluginapi.OpenRequest, progress pluginapi.ProgressFunc) error {
-	cfg, err := ParseConfig(req.Config)
+	cfg, err := selectServer(req.Config, req.Language)
 	if err != nil {
 		return err
 	}
@@ -221,22 +222,14 @@ func (e *Engine) startLocked(ctx context.Context, progress pluginapi.ProgressFun
 	return s, nil
 }
 
-// command resolves the server argv, using the fallback when the primary
-// executable is not on PATH.
+// command resolves the argv of the server Open picked.
 func (e *Engine) command() ([]string, error) {
 	path, err := exec.LookPath(e.cfg.Command)
-	if err == nil {
-		return append([]string{path}, e.cfg.Args...), nil
-	}
-	if fb := e.cfg.Fallback; fb != nil && fb.Command != "" {
-		if fpath, ferr := exec.LookPath(fb.Command); ferr == nil {
-			return append([]string{fpath}, fb.Args...), nil
-		}
+	if err != nil {
 		return nil, failure.Wrap(failure.Precondition, err,
-			"language server %q (semantic.command) and fallback %q are not installed; `langhost prereqs --check %s` says how to install them", e.cfg.Command, fb.Command, e.lang)
+			"language server %q (semantic.command) is not installed; `langhost prereqs --check %s` says how to install it", e.cfg.Command, e.lang)
 	}
-	return nil, failure.Wrap(failure.Precondition, err,
-		"language server %q (semantic.command) is not installed; `langhost prereqs --check %s` says how to install it", e.cfg.Command, e.lang)
+	return append([]string{path}, e.cfg.Args...), nil
 }
 
 // findRoot searches dir and its parents for a root marker.

@@ -45,8 +45,8 @@ func TestServerStartFailures(t *testing.T) {
 	})
 	t.Run("fallback used when primary missing", func(t *testing.T) {
 		cfg, _ := fakeConfig(t, "roslyn")
-		cfg.Fallback = &Fallback{Command: cfg.Command, Args: cfg.Args}
-		cfg.Command, cfg.Args, cfg.Dialect = "langhost-no-such-server", nil, DialectRoslyn
+		cfg.Dialect = DialectRoslyn
+		cfg = Config{Servers: []Config{{Command: "langhost-no-such-server", Dialect: DialectStandard}, cfg}}
 		os.WriteFile(filepath.Join(root, "App.csproj"), []byte("<Project/>"), 0o644)
 		if err := openErr(t, cfg, root); err != nil {
 			t.Fatalf("Open with fallback: %v", err)
