@@ -287,8 +287,8 @@ func symbolInfo(ctx context.Context, c *call, in *targetInput) (*symbolInfoOutpu
 
 func (c *call) definitions(ctx context.Context, r *resolved) ([]lsp.Location, error) {
 	if !c.s.supports("definitionProvider", "textDocument/definition") {
-		if r.sym != nil {
-			return []lsp.Location{{URI: r.doc.uri, Range: r.sym.SelectionRange}}, nil
+		if sym := c.symbol(ctx, r); sym != nil {
+			return []lsp.Location{{URI: r.doc.uri, Range: sym.SelectionRange}}, nil
 		}
 		return nil, c.s.unsupported("textDocument/definition")
 	}

@@ -178,8 +178,8 @@ func (c *call) fileDiagnostics(ctx context.Context, doc *document, pull bool) ([
 // declaration finds the declaration a target names: the symbol at its
 // name, else the definition of the identifier at the position.
 func (c *call) declaration(ctx context.Context, r *resolved) (*document, *lsp.DocumentSymbol, error) {
-	if r.sym != nil {
-		return r.doc, r.sym, nil
+	if sym := c.symbol(ctx, r); sym != nil {
+		return r.doc, sym, nil
 	}
 	defs, err := c.definitions(ctx, r)
 	if err != nil {

@@ -25,12 +25,16 @@ type Target struct {
 
 var symbolKindEnum = lsp.SymbolKindNames()
 
-// resolved is a target located in an open document.
+// resolved is a target located in a document.
 type resolved struct {
 	doc  *document
 	pos  lsp.Position
-	sym  *lsp.DocumentSymbol // the declaration, when known
+	sym  *lsp.DocumentSymbol // the declaration as the server describes it, when known
 	name string
+	// declared is set when pos is on a declaration's name in the file's
+	// outline and the server's symbol has not been asked for yet (see
+	// symbol): most operations need only the name.
+	declared bool
 }
 
 // Candidate is one symbol in an ambiguity or "did you mean" list.
@@ -58,15 +62,35 @@ func (c *call) resolveTarget(ctx context.Context, t Target) (*resolved, error) {
 		return nil, err
 	}
 	r := &resolved{doc: doc, pos: pos}
-	if syms, err := c.documentSymbols(ctx, doc); err == nil {
-		if path := symbolPath(syms, pos); len(path) > 0 {
-			inner := path[len(path)-1]
-			if inner.SelectionRange.Contains(pos) {
-				r.sym, r.name = &inner, inner.Name
-			}
+	if syms, err := c.outline(ctx, doc.path, doc.content()); err == nil {
+		if inner := declarationNamedAt(syms, pos); inner != nil {
+			r.name, r.declared = inner.Name, true
 		}
 	}
 	return r, nil
+}
+
+// symbol returns the server's symbol of the declaration r names, if any,
+// asking the server for the file's symbols when r was resolved from its
+// outline.
+func (c *call) symbol(ctx context.Context, r *resolved) *lsp.DocumentSymbol {
+	if r.sym == nil && r.declared {
+		r.declared = false
+		if syms, err := c.documentSymbols(ctx, r.doc); err == nil {
+			r.sym = declarationNamedAt(syms, r.pos)
+		}
+	}
+	return r.sym
+}
+
+// declarationNamedAt returns the innermost declaration whose name is at pos.
+func declarationNamedAt(syms []lsp.DocumentSymbol, pos lsp.Position) *lsp.DocumentSymbol {
+	if path := symbolPath(syms, pos); len(path) > 0 {
+		if inner := path[len(path)-1]; inner.SelectionRange.Contains(pos) {
+			return &inner
+		}
+	}
+	return nil
 }
 
 // open resolves an input path and opens the document, for operations that
