@@ -80,20 +80,41 @@ func (u untrustedFS) ReadDir(name string) ([]fs.DirEntry, error) { return fs.Rea
 func (u untrustedFS) Stat(string) (fs.FileInfo, error)           { return nil, u.reason }
 func (u untrustedFS) Open(string) (fs.File, error)               { return nil, u.reason }
 
-// New loads specs and registers their tools. Problems with single spec
-// files do not fail New: they are in Specs.Problems.
+// Options are the optional parts of a host.
+type Options struct {
+	// Languages, when set, limits the host to the tools of these
+	// languages, for a caller such as a single tool run: of the embedded
+	// specs it parses just those languages' files, which keeps start-up
+	// short.
+	Languages []string
+	// Builtins are the agent plugins compiled into the program (the
+	// langhost binary serves them as `langhost plugin serve <name>`).
+	// Languages served by a built-in plugin get their semantic tools only
+	// when it is here; external plugins (`semantic.plugin`) need nothing.
+	Builtins plugins.Builtins
+}
+
+// New loads specs and registers their tools, with no built-in plugins.
+// Problems with single spec files do not fail New: they are in
+// Specs.Problems.
 func New(ctx context.Context, cfg *config.Config, logger hclog.Logger) (*Host, error) {
-	return newHost(ctx, cfg, logger, nil)
+	return Open(ctx, cfg, logger, Options{})
 }
 
-// NewForLanguages is New for a caller that needs the tools of the given
-// languages only, such as a single tool run: of the embedded specs it
-// parses just those languages' files, which keeps start-up short.
+// NewForLanguages is New for the tools of the given languages only (see
+// Options.Languages).
 func NewForLanguages(ctx context.Context, cfg *config.Config, logger hclog.Logger, ids []string) (*Host, error) {
-	return newHost(ctx, cfg, logger, ids)
+	return Open(ctx, cfg, logger, Options{Languages: ids})
 }
 
-func newHost(ctx context.Context, cfg *config.Config, logger hclog.Logger, only []string) (*Host, error) {
+// Open loads specs and registers their tools. Problems with single spec
+// files, and plugins that could not be described, do not fail Open: they
+// are in Specs.Problems.
+func Open(ctx context.Context, cfg *config.Config, logger hclog.Logger, opts Options) (*Host, error) {
+	return newHost(ctx, cfg, logger, opts)
+}
+
+func newHost(ctx context.Context, cfg *config.Config, logger hclog.Logger, opts Options) (*Host, error) {
 	ws, err := workspace.New(cfg.Workspace)
 	if err != nil {
 		return nil, err
@@ -102,14 +123,14 @@ func newHost(ctx context.Context, cfg *config.Config, logger hclog.Logger, only 
 	if err != nil {
 		return nil, err
 	}
-	specs, err := spec.LoadLanguages(ctx, sources, only, spec.Limits{MaxSize: cfg.SpecMaxSize})
+	specs, err := spec.LoadLanguages(ctx, sources, opts.Languages, spec.Limits{MaxSize: cfg.SpecMaxSize})
 	if err != nil {
 		// Only a cancelled or expired ctx fails loading: keep its class
 		// (canceled, timeout) rather than calling it a host failure.
 		return nil, failure.Wrap(failure.CodeOf(err), err, "start host")
 	}
 	h := &Host{Config: cfg, Workspace: ws, Specs: specs, Registry: registry.New(), Logger: logger,
-		Plugins: plugins.NewManager(logger.Named("plugins"))}
+		Plugins: plugins.NewManager(logger.Named("plugins"), plugins.WithBuiltins(opts.Builtins))}
 	err = exectool.Register(h.Registry, h.Specs, exectool.Options{
 		Workspace: ws,
 		Timeout:   cfg.Timeout,
@@ -118,8 +139,11 @@ func newHost(ctx context.Context, cfg *config.Config, logger hclog.Logger, only 
 	if err != nil {
 		return nil, fmt.Errorf("register tools: %w", err)
 	}
-	if err := semantictool.Register(h.Registry, h.Specs, ws, h.Plugins); err != nil {
-		return nil, fmt.Errorf("register semantic tools: %w", err)
+	problems, err := semantictool.Register(ctx, h.Registry, h.Specs, ws, h.Plugins, logger)
+	h.Specs.Problems = append(h.Specs.Problems, problems...)
+	if err != nil {
+		_ = h.Plugins.Close()
+		return nil, err
 	}
 	return h, nil
 }

@@ -11,6 +11,7 @@ import (
 	"github.com/langhost/langhost/host"
 	"github.com/langhost/langhost/host/config"
 	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/plugins/builtin"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/spf13/cobra"
 )
@@ -77,7 +78,7 @@ func (f *factory) loadHostFor(ctx context.Context, languages []string) (*host.Ho
 	if err != nil {
 		return nil, err
 	}
-	h, err := host.NewForLanguages(ctx, cfg, f.log(), languages)
+	h, err := host.Open(ctx, cfg, f.log(), host.Options{Languages: languages, Builtins: builtin.Agents()})
 	if err != nil {
 		if !isFailure(err) {
 			err = failure.Wrap(failure.Internal, err, "start host")

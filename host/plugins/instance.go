@@ -42,6 +42,23 @@ func (m *Manager) start(ctx context.Context, launch Launch, open pluginapi.OpenR
 		return nil, &failure.Error{Code: failure.Precondition, Field: "launch.path",
 			Message: "plugin " + launch.Name + " executable " + launch.Path + " not found", Err: err}
 	}
+	inst, err := m.launch(launch, path)
+	if err != nil {
+		return nil, err
+	}
+	if inst.desc, err = inst.agent.Describe(ctx); err != nil {
+		return nil, inst.startFailed("describe", err)
+	}
+	if err := inst.agent.Open(ctx, open, progress); err != nil {
+		return nil, inst.startFailed("open "+open.Language+" workspace "+open.Root, err)
+	}
+	m.logger.Named(launch.Name).Debug("plugin ready", "pid", inst.pid, "agent", inst.desc.Name, "version", inst.desc.Version)
+	return inst, nil
+}
+
+// launch starts the plugin process at path and completes the go-plugin
+// handshake.
+func (m *Manager) launch(launch Launch, path string) (*instance, error) {
 	var proc *process // set by the runner function when the client starts
 	logger := m.logger.Named(launch.Name)
 	stdio := logger.StandardWriter(&hclog.StandardLoggerOptions{ForceLevel: hclog.Debug})
@@ -81,14 +98,6 @@ func (m *Manager) start(ctx context.Context, launch Launch, open pluginapi.OpenR
 		return nil, failure.New(failure.Internal, "plugin %s dispensed %T, want *pluginapi.RemoteAgent", launch.Name, raw)
 	}
 	inst.agent = agent
-
-	if inst.desc, err = agent.Describe(ctx); err != nil {
-		return nil, inst.startFailed("describe", err)
-	}
-	if err := agent.Open(ctx, open, progress); err != nil {
-		return nil, inst.startFailed("open "+open.Language+" workspace "+open.Root, err)
-	}
-	logger.Debug("plugin ready", "pid", inst.pid, "agent", inst.desc.Name, "version", inst.desc.Version)
 	return inst, nil
 }
 

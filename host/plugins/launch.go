@@ -14,6 +14,9 @@ type Launch struct {
 	Path string   // executable: absolute, or looked up in PATH
 	Args []string // arguments after the executable
 	Env  []string // extra KEY=VALUE entries on top of the host's environment
+	// Builtin names the agent when the plugin is compiled into the running
+	// binary (see Builtins); "" for an external plugin.
+	Builtin string
 }
 
 // Builtin returns the launch of a plugin compiled into the running
@@ -23,7 +26,7 @@ func Builtin(name string) (Launch, error) {
 	if err != nil {
 		return Launch{}, failure.Wrap(failure.Internal, err, "locate the running executable to start plugin %s", name)
 	}
-	return Launch{Name: name, Path: exe, Args: []string{"plugin", "serve", name}}, nil
+	return Launch{Name: name, Path: exe, Args: []string{"plugin", "serve", name}, Builtin: name}, nil
 }
 
 // Key identifies one plugin process: one language in one workspace.

@@ -19,6 +19,8 @@ import (
 type config struct {
 	startTimeout    time.Duration
 	shutdownTimeout time.Duration
+	builtins        Builtins
+	describeDir     string // "" when descriptions are not cached
 }
 
 // Option configures a Manager.
@@ -56,7 +58,7 @@ func NewManager(logger hclog.Logger, opts ...Option) *Manager {
 	if logger == nil {
 		logger = hclog.NewNullLogger()
 	}
-	cfg := config{startTimeout: 30 * time.Second, shutdownTimeout: 3 * time.Second}
+	cfg := config{startTimeout: 30 * time.Second, shutdownTimeout: 3 * time.Second, describeDir: DefaultDescribeCache()}
 	for _, opt := range opts {
 		opt(&cfg)
 	}

@@ -1,6 +1,9 @@
 // Package semantictool registers the semantic operations of every language
-// whose spec names a language server: each `<lang>.<op>` tool forwards to
-// the language's agent plugin, which the plugin manager starts on first use.
+// with a `semantic:` block. The host knows no operation by name: the
+// language's agent plugin describes what it serves (pluginapi.Description,
+// cached by the plugin manager), each described operation becomes a tool
+// `<lang>.<op>`, and a call forwards to the plugin, which the manager
+// starts on first use.
 package semantictool
 
 import (
@@ -11,102 +14,135 @@ import (
 	"time"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/hashicorp/go-hclog"
+
 	"github.com/langhost/langhost/host/plugins"
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/host/spec"
 	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/parsers"
-	"github.com/langhost/langhost/plugins/dotnet"
 	"github.com/langhost/langhost/plugins/pluginapi"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
-	"github.com/langhost/langhost/plugins/semantic"
 )
 
-// BuiltinPlugin is the name of the semantic agent compiled into langhost.
-const BuiltinPlugin = "semantic"
+// The built-in plugins a language can be served by (plugins.Builtins).
+const (
+	// BuiltinPlugin bridges to the language server of the spec.
+	BuiltinPlugin = "semantic"
+	// RoslynPlugin is the RoslynCodingAgent: the bridge plus the C#
+	// project-structure operations, for specs with projectOperations.
+	RoslynPlugin = "roslyn"
+)
 
-// Register adds the semantic tools of every loaded language to reg.
-func Register(reg *registry.Registry, set *spec.Set, ws *workspace.Root, manager *plugins.Manager) error {
-	ops := operations(semantic.Summaries(), semantic.Schemas)
-	var projectOps []operation
+// Plugin returns the launch of the plugin serving s: the external plugin
+// it names, or the built-in one it needs.
+func Plugin(s *spec.Semantic) (plugins.Launch, error) {
+	if s.Plugin != "" {
+		return plugins.Launch{Name: s.Plugin, Path: s.Plugin}, nil
+	}
+	name := BuiltinPlugin
+	if s.ProjectOperations {
+		name = RoslynPlugin
+	}
+	return plugins.Builtin(name)
+}
+
+// Register adds the semantic tools of every loaded language to reg. A
+// language whose plugin cannot be described (not installed, broken, a
+// description that fails validation) gets no semantic tools: its problem
+// is returned, naming the spec file and field, and the other languages are
+// registered. Languages served by a built-in plugin that this program does
+// not carry (a host built without plugins.Builtins) are skipped. The error
+// is for what stops every language: a cancelled ctx.
+func Register(ctx context.Context, reg *registry.Registry, set *spec.Set, ws *workspace.Root, manager *plugins.Manager, logger hclog.Logger) ([]*spec.FileError, error) {
+	var problems []*spec.FileError
 	for _, f := range set.Languages {
 		s := f.Semantic
 		if s == nil {
 			continue
 		}
-		cfg, err := json.Marshal(s)
-		if err != nil {
-			return fmt.Errorf("%s: semantic block: %w", f.Source, err)
+		err := register(ctx, reg, f, ws, manager, logger)
+		switch {
+		case err == nil:
+		case ctx.Err() != nil:
+			return problems, failure.Wrap(failure.CodeOf(ctx.Err()), err, "register the semantic tools of %s", f.Language.ID)
+		default:
+			field := "semantic"
+			if s.Plugin != "" {
+				field = "semantic.plugin"
+			}
+			problems = append(problems, &spec.FileError{File: f.Source, Problems: []spec.Problem{{
+				File: f.Source, Field: field, Message: "no semantic tools: " + err.Error()}}})
 		}
-		launch := plugins.Launch{Name: f.Language.ID + "-agent", Path: s.Plugin}
-		if s.Plugin == "" {
-			launch, err = plugins.Builtin(BuiltinPlugin)
-			if err != nil {
-				return err
-			}
-			launch.Name = f.Language.ID + "-agent"
+	}
+	return problems, nil
+}
+
+// register adds the tools of one language.
+func register(ctx context.Context, reg *registry.Registry, f *spec.File, ws *workspace.Root, manager *plugins.Manager, logger hclog.Logger) error {
+	launch, err := Plugin(f.Semantic)
+	if err != nil {
+		return err
+	}
+	if launch.Builtin != "" && !manager.HasBuiltin(launch.Builtin) {
+		logger.Debug("built-in plugin not in this program: no semantic tools", "language", f.Language.ID, "plugin", launch.Builtin)
+		return nil
+	}
+	cfg, err := json.Marshal(f.Semantic)
+	if err != nil {
+		return fmt.Errorf("semantic block: %w", err)
+	}
+	desc, err := manager.Describe(ctx, launch, cfg)
+	if err != nil {
+		return err
+	}
+	launch.Name = f.Language.ID + "-agent"
+	pspec := plugins.Spec{Launch: launch, Open: pluginapi.OpenRequest{Root: ws.Dir(), Language: f.Language.ID, Config: cfg}}
+	tools := make([]*registry.Tool, 0, len(desc.Operations))
+	ids := make(map[string]bool, len(desc.Operations))
+	for _, op := range desc.Operations {
+		t := tool(f, op, &pluginOp{manager: manager, spec: pspec, op: op.Name}, reg)
+		if reg.Has(t.ID) || ids[t.ID] {
+			return fmt.Errorf("plugin %s: operation %s: the tool id %s is taken", desc.Name, op.Name, t.ID)
 		}
-		pspec := plugins.Spec{Launch: launch, Open: pluginapi.OpenRequest{Root: ws.Dir(), Language: f.Language.ID, Config: cfg}}
-		for _, op := range ops {
-			h := &pluginOp{manager: manager, spec: pspec, op: op.Name}
-			if err := reg.Add(tool(f, op, h, reg)); err != nil {
-				return err
-			}
-		}
-		if s.ProjectOperations {
-			if projectOps == nil {
-				projectOps = operations(dotnet.Summaries(), dotnet.Schemas)
-			}
-			for _, op := range projectOps {
-				h := &projectOp{root: ws.Dir(), op: op.Name}
-				if err := reg.Add(tool(f, op, h, reg)); err != nil {
-					return err
-				}
-			}
+		ids[t.ID] = true
+		tools = append(tools, t)
+	}
+	// All or nothing: a language never ends up with half its tools.
+	for _, t := range tools {
+		if err := reg.Add(t); err != nil {
+			return err
 		}
 	}
 	return nil
-}
-
-// operation is a plugin operation whose schemas are built on first use,
-// once, and then shared read-only by every language that serves it.
-type operation struct {
-	pluginapi.Operation
-	schemas func() (in, out *jsonschema.Schema)
-}
-
-func operations(ops []pluginapi.Operation, schemas func(string) (in, out json.RawMessage, ok bool)) []operation {
-	out := make([]operation, len(ops))
-	for i, op := range ops {
-		out[i] = operation{Operation: op, schemas: sync.OnceValues(func() (*jsonschema.Schema, *jsonschema.Schema) {
-			in, o, _ := schemas(op.Name)
-			return schema(in), resultSchema(schema(o))
-		})}
-	}
-	return out
 }
 
 // tool builds the registry entry of op. Its id is <lang>.<op>, or
 // <lang>.semantic_<op> when a CLI tool of the spec already has that id (a
 // spec's go.format runs gofmt; the language server's format is then
 // go.semantic_format).
-func tool(f *spec.File, op operation, h registry.Handler, reg *registry.Registry) *registry.Tool {
-	readOnly := op.SideEffects == "none" || op.SideEffects == ""
+func tool(f *spec.File, op pluginapi.Operation, h registry.Handler, reg *registry.Registry) *registry.Tool {
+	readOnly := op.SideEffects == pluginapi.SideEffectsNone || op.SideEffects == ""
 	id := f.Language.ID + "." + op.Name
 	if reg.Has(id) {
 		id = f.Language.ID + ".semantic_" + op.Name
 	}
+	in, out := op.InputSchema, op.OutputSchema
 	return &registry.Tool{
-		ID:           id,
-		Language:     f.Language.ID,
-		Name:         op.Name,
-		Description:  op.Description,
-		Kind:         registry.KindSemantic,
-		Categories:   []string{f.Language.ID, "semantic"},
-		LoadSchemas:  op.schemas,
+		ID:          id,
+		Language:    f.Language.ID,
+		Name:        op.Name,
+		Description: op.Description,
+		Kind:        registry.KindSemantic,
+		Categories:  []string{f.Language.ID, "semantic"},
+		// Decoding schemas is left to the first lookup: a run needs one
+		// tool's.
+		LoadSchemas: sync.OnceValues(func() (*jsonschema.Schema, *jsonschema.Schema) {
+			return schema(in), resultSchema(schema(out))
+		}),
 		ReadOnly:     readOnly,
 		Idempotent:   readOnly,
-		SideEffects:  firstNonEmpty(op.SideEffects, "none"),
+		SideEffects:  firstNonEmpty(op.SideEffects, pluginapi.SideEffectsNone),
 		FailureCodes: op.FailureCodes,
 		Source:       f.Source,
 		Version:      "1",
@@ -114,13 +150,14 @@ func tool(f *spec.File, op operation, h registry.Handler, reg *registry.Registry
 	}
 }
 
+// schema decodes a schema the description's validation accepted.
 func schema(raw json.RawMessage) *jsonschema.Schema {
 	if len(raw) == 0 {
 		return nil
 	}
 	var s jsonschema.Schema
 	if err := json.Unmarshal(raw, &s); err != nil {
-		return nil // a plugin's broken schema must not hide its tools; Add uses an open schema
+		return nil // not after validation; the registry then uses an open schema
 	}
 	return &s
 }
@@ -170,33 +207,13 @@ func (h *pluginOp) Call(ctx context.Context, call registry.Call) (*registry.Resu
 	if err != nil {
 		return nil, err
 	}
-	return result(out, start), nil
-}
-
-// projectOp answers .sln/.csproj structure operations in-process: they
-// need no language server.
-type projectOp struct {
-	root string
-	op   string
-}
-
-func (h *projectOp) Call(ctx context.Context, call registry.Call) (*registry.Result, error) {
-	start := time.Now()
-	input, err := json.Marshal(call.Input)
-	if err != nil {
-		return nil, failure.Wrap(failure.InvalidInput, err, "encode input")
+	if !json.Valid(out) {
+		// It would break every envelope the result is printed in.
+		return nil, failure.New(failure.Internal, "plugin %s: %s returned invalid JSON", h.spec.Launch.Name, h.op)
 	}
-	out, err := dotnet.Invoke(ctx, h.root, h.op, input)
-	if err != nil {
-		return nil, err
-	}
-	return result(out, start), nil
-}
-
-func result(data json.RawMessage, start time.Time) *registry.Result {
 	d := time.Since(start)
-	return &registry.Result{OK: true, Data: data, Duration: d, DurationMS: float64(d.Microseconds()) / 1000,
-		Diagnostics: []parsers.Diagnostic{}}
+	return &registry.Result{OK: true, Data: out, Duration: d, DurationMS: float64(d.Microseconds()) / 1000,
+		Diagnostics: []parsers.Diagnostic{}}, nil
 }
 
 func firstNonEmpty(s ...string) string {

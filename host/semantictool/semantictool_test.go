@@ -25,19 +25,30 @@ import (
 	"github.com/langhost/langhost/plugins/pluginapi"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/langhost/langhost/plugins/roslyn/roslyntest"
-	"github.com/langhost/langhost/plugins/semantic"
+	"github.com/langhost/langhost/plugins/builtin"
 )
 
 // TestMain lets the test binary stand in for langhost in plugin mode: the
-// plugin manager re-executes os.Executable() as `plugin serve semantic`,
-// exactly as it does with the real binary.
+// plugin manager re-executes os.Executable() as `plugin serve <name>`,
+// exactly as it does with the real binary. Descriptions are cached in a
+// directory of the test's own.
 func TestMain(m *testing.M) {
-	if len(os.Args) == 4 && os.Args[1] == "plugin" && os.Args[2] == "serve" && os.Args[3] == "semantic" {
-		logger := pluginapi.NewLogger("plugin.semantic")
-		pluginapi.Serve(semantic.New(logger), logger)
+	if len(os.Args) == 4 && os.Args[1] == "plugin" && os.Args[2] == "serve" {
+		if err := builtin.Serve(os.Args[3]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
 		os.Exit(0)
 	}
-	os.Exit(m.Run())
+	cache, err := os.MkdirTemp("", "semantictool-cache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("XDG_CACHE_HOME", cache)
+	code := m.Run()
+	os.RemoveAll(cache)
+	os.Exit(code)
 }
 
 func requireTool(t testing.TB, name string) {
@@ -57,7 +68,7 @@ func newHost(t testing.TB, fixture string) *host.Host {
 		t.Fatal(err)
 	}
 	cfg.Workspace = dir
-	h, err := host.New(context.Background(), cfg, hclog.NewNullLogger())
+	h, err := host.Open(context.Background(), cfg, hclog.NewNullLogger(), host.Options{Builtins: builtin.Agents()})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -117,38 +117,31 @@ func operations() []operation {
 	}
 }
 
-// Operations is the catalogue of project-structure operations.
+// Operations is the catalogue of project-structure operations, with their
+// JSON Schemas, as an agent describes them.
 func Operations() []pluginapi.Operation {
-	ops := Summaries()
-	for i := range ops {
-		ops[i].InputSchema, ops[i].OutputSchema, _ = Schemas(ops[i].Name)
-	}
-	return ops
-}
-
-// Summaries lists the operations without their schemas, which take
-// reflection to build.
-func Summaries() []pluginapi.Operation {
 	var out []pluginapi.Operation
 	for _, op := range operations() {
 		out = append(out, pluginapi.Operation{
 			Name:         op.name,
 			Description:  op.description,
-			SideEffects:  "none",
+			InputSchema:  mustSchema(op.input),
+			OutputSchema: mustSchema(op.output),
+			SideEffects:  pluginapi.SideEffectsNone,
 			FailureCodes: []string{string(failure.InvalidInput), string(failure.NotFound), string(failure.Ambiguous)},
 		})
 	}
 	return out
 }
 
-// Schemas returns the input and output JSON Schemas of the named operation.
-func Schemas(name string) (in, out json.RawMessage, ok bool) {
+// IsOperation reports whether name is a project-structure operation.
+func IsOperation(name string) bool {
 	for _, op := range operations() {
 		if op.name == name {
-			return mustSchema(op.input), mustSchema(op.output), true
+			return true
 		}
 	}
-	return nil, nil, false
+	return false
 }
 
 // mustSchema infers a JSON Schema; the types are fixed at compile time, so

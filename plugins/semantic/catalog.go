@@ -85,20 +85,9 @@ var opsByName = func() map[string]operation {
 	return m
 }()
 
-// Operations lists the operations with their JSON schemas. It needs no
-// server, so a host can register tools before any workspace is open.
+// Operations lists the operations with their JSON schemas, as the engine
+// describes them. It needs no server.
 func Operations() []pluginapi.Operation {
-	ops := Summaries()
-	for i := range ops {
-		ops[i].InputSchema, ops[i].OutputSchema, _ = Schemas(ops[i].Name)
-	}
-	return ops
-}
-
-// Summaries lists the operations without their schemas, which take
-// reflection to build: a host registers every operation at start-up but
-// needs the schemas of few.
-func Summaries() []pluginapi.Operation {
 	ops := make([]pluginapi.Operation, 0, len(catalogue))
 	for _, o := range catalogue {
 		codes := make([]string, len(o.failures))
@@ -108,20 +97,13 @@ func Summaries() []pluginapi.Operation {
 		ops = append(ops, pluginapi.Operation{
 			Name:         o.name,
 			Description:  o.description,
+			InputSchema:  schemaFor(o.in, o.adjust),
+			OutputSchema: schemaFor(o.out, nil),
 			SideEffects:  o.sideEffects,
 			FailureCodes: codes,
 		})
 	}
 	return ops
-}
-
-// Schemas returns the input and output JSON Schemas of the named operation.
-func Schemas(name string) (in, out json.RawMessage, ok bool) {
-	o, ok := opsByName[name]
-	if !ok {
-		return nil, nil, false
-	}
-	return schemaFor(o.in, o.adjust), schemaFor(o.out, nil), true
 }
 
 var schemaOptions = &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
