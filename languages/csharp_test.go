@@ -84,21 +84,29 @@ Failed!  - Failed:     1, Passed:     4, Skipped:     0, Total:     5, Duration:
 			t.Fatal("no csharp spec")
 		}
 		s := f.Semantic
-		if s == nil || s.Command != "roslyn-language-server" || s.Dialect != "roslyn" || !s.ProjectOperations {
+		if s == nil || !s.ProjectOperations || len(s.Candidates) != 2 {
 			t.Fatalf("semantic = %+v", s)
 		}
+		// roslyn-language-server when installed, else csharp-ls with its
+		// own dialect.
+		roslyn, csls := s.Candidates[0], s.Candidates[1]
+		if roslyn.Command != "roslyn-language-server" || roslyn.Dialect != "roslyn" {
+			t.Errorf("first server = %+v", roslyn)
+		}
 		wantArgs := []string{"--stdio", "--logLevel", "Information", "--extensionLogDirectory", ".langhost/roslyn-logs"}
-		if !slices.Equal(s.Args, wantArgs) {
-			t.Errorf("args = %q, want %q", s.Args, wantArgs)
+		if !slices.Equal(roslyn.Args, wantArgs) {
+			t.Errorf("args = %q, want %q", roslyn.Args, wantArgs)
 		}
-		if !slices.Equal(s.RootMarkers, []string{"*.sln", "*.slnx", "*.csproj"}) {
-			t.Errorf("rootMarkers = %q", s.RootMarkers)
+		if csls.Command != "csharp-ls" || csls.Dialect != "csharp-ls" || len(csls.Args) != 0 || csls.Install != "pkg:nuget/csharp-ls" {
+			t.Errorf("second server = %+v", csls)
 		}
-		if s.Fallback == nil || s.Fallback.Command != "csharp-ls" {
-			t.Errorf("fallback = %+v, want csharp-ls", s.Fallback)
-		}
-		if s.LanguageIDs[".cs"] != "csharp" || time.Duration(s.ReadyTimeout) != 3*time.Minute {
-			t.Errorf("languageIds = %v, readyTimeout = %v", s.LanguageIDs, time.Duration(s.ReadyTimeout))
+		for _, srv := range s.Candidates {
+			if !slices.Equal(srv.RootMarkers, []string{"*.sln", "*.slnx", "*.csproj"}) {
+				t.Errorf("%s: rootMarkers = %q", srv.Name, srv.RootMarkers)
+			}
+			if srv.LanguageIDs[".cs"] != "csharp" || time.Duration(srv.ReadyTimeout) != 3*time.Minute {
+				t.Errorf("%s: languageIds = %v, readyTimeout = %v", srv.Name, srv.LanguageIDs, time.Duration(srv.ReadyTimeout))
+			}
 		}
 	})
 }

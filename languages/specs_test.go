@@ -182,7 +182,7 @@ func TestSemanticBlocks(t *testing.T) {
 			t.Errorf("%s: no semantic block", tc.lang)
 			continue
 		}
-		s := f.Semantic
+		s := f.Semantic.Preferred()
 		if s.Command != tc.command || s.Install != tc.install || len(s.RootMarkers) == 0 {
 			t.Errorf("%s: semantic = %+v", tc.lang, s)
 		}
@@ -209,9 +209,13 @@ func TestVersionProbes(t *testing.T) {
 			p := probe{tool.Command, strings.Join(tool.Version.Args, " "), tool.Version.Regex}
 			seen[p] = append(seen[p], tool.ID)
 		}
-		if s := f.Semantic; s != nil && s.Version != nil {
-			p := probe{s.Command, strings.Join(s.Version.Args, " "), s.Version.Regex}
-			seen[p] = append(seen[p], f.Language.ID+" (language server)")
+		if s := f.Semantic; s != nil {
+			for _, srv := range s.Candidates {
+				if srv.Version != nil {
+					p := probe{srv.Command, strings.Join(srv.Version.Args, " "), srv.Version.Regex}
+					seen[p] = append(seen[p], f.Language.ID+" (language server "+srv.Name+")")
+				}
+			}
 		}
 	}
 	required := map[string]bool{"gopls": true, "typescript-language-server": true}

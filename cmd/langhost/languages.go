@@ -45,7 +45,7 @@ func languagesRun(cmd *cobra.Command, opts *languagesOptions) error {
 			info.Tools = append(info.Tools, l.Tools[key].ID)
 		}
 		if l.Semantic != nil {
-			info.Semantic = l.Semantic.Command
+			info.Semantic = l.Semantic.Preferred().Command
 		}
 		list = append(list, info)
 	}

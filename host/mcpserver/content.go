@@ -132,7 +132,7 @@ func (s *server) languageSummary(f *spec.File) string {
 		fmt.Fprintf(&b, "- Project files: %s\n", strings.Join(f.Language.ProjectFiles, ", "))
 	}
 	if f.Semantic != nil {
-		fmt.Fprintf(&b, "- Language server: `%s`\n", strings.Join(append([]string{f.Semantic.Command}, f.Semantic.Args...), " "))
+		fmt.Fprintf(&b, "- Language server: `%s`\n", strings.Join(append([]string{f.Semantic.Preferred().Command}, f.Semantic.Preferred().Args...), " "))
 	}
 	b.WriteString("\n## Tools\n\n| Tool | Served | Command | Description |\n|---|---|---|---|\n")
 	served := s.toolsOf(f.Language.ID)

@@ -29,6 +29,24 @@ type Tool struct {
 	Install         string  `json:"install,omitempty"`
 	FallbackInstall string  `json:"fallbackInstall,omitempty"`
 	Status          *Status `json:"status,omitempty"` // set by Check
+	// More lists the alternatives after the fallback, in order: a
+	// language may name several language servers.
+	More []Alternative `json:"more,omitempty"`
+}
+
+// Alternative is an executable used when the ones before it are missing.
+type Alternative struct {
+	Command     string `json:"command"`
+	CommandLine string `json:"commandLine"`
+	Install     string `json:"install,omitempty"`
+}
+
+// fallbacks lists the alternatives of t in order: its fallback, then More.
+func (t *Tool) fallbacks() []Alternative {
+	if t.FallbackCommand == "" {
+		return nil
+	}
+	return append([]Alternative{{Command: t.FallbackCommand, CommandLine: t.Fallback, Install: t.FallbackInstall}}, t.More...)
 }
 
 // Language groups the requirements of one language.
@@ -72,12 +90,19 @@ func Collect(set *spec.Set, ids []string) ([]Language, error) {
 			}
 			l.Tools = append(l.Tools, r)
 		}
-		if s := f.Semantic; s != nil {
-			r := Tool{ID: f.Language.ID + " (language server)", Command: s.Command,
-				CommandLine: quoteArgs(append([]string{s.Command}, s.Args...)),
-				Purpose:     "semantic operations (references, implementations, rename, ...)", Install: s.Install}
-			if fb := s.Fallback; fb != nil {
-				r.Fallback, r.FallbackCommand, r.FallbackInstall = quoteArgs(append([]string{fb.Command}, fb.Args...)), fb.Command, fb.Install
+		if s := f.Semantic; s != nil && len(s.Candidates) > 0 {
+			// The first server installed is used: the others are its
+			// fallbacks.
+			first := s.Candidates[0]
+			r := Tool{ID: f.Language.ID + " (language server)", Command: first.Command,
+				CommandLine: serverLine(first),
+				Purpose:     "semantic operations (references, implementations, rename, ...)", Install: first.Install}
+			for i, alt := range s.Candidates[1:] {
+				if i == 0 {
+					r.Fallback, r.FallbackCommand, r.FallbackInstall = serverLine(alt), alt.Command, alt.Install
+					continue
+				}
+				r.More = append(r.More, Alternative{Command: alt.Command, CommandLine: serverLine(alt), Install: alt.Install})
 			}
 			l.Tools = append(l.Tools, r)
 		}
@@ -85,6 +110,8 @@ func Collect(set *spec.Set, ids []string) ([]Language, error) {
 	}
 	return out, nil
 }
+
+func serverLine(s *spec.Server) string { return quoteArgs(append([]string{s.Command}, s.Args...)) }
 
 // commandLine renders a tool's argv with placeholders where inputs go.
 func commandLine(t *spec.Tool, command string, args []string) string {
@@ -137,8 +164,12 @@ func Markdown(w io.Writer, langs []Language) error {
 			b.WriteString("| Tool | Command | Purpose | Fallback | Install |\n|---|---|---|---|---|\n")
 		}
 		for _, t := range l.Tools {
+			lines, installs := []string{}, []string{t.Install}
+			for _, alt := range t.fallbacks() {
+				lines, installs = append(lines, alt.CommandLine), append(installs, alt.Install)
+			}
 			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s | %s |", t.ID, escape(t.CommandLine), cellOrDash(escape(t.Purpose)),
-				codeOrDash(t.Fallback), codeList(t.Install, t.FallbackInstall))
+				codeList(lines...), codeList(installs...))
 			if checked {
 				fmt.Fprintf(&b, " %s |", statusCell(t.Status))
 			}
@@ -173,8 +204,8 @@ func executables(langs []Language) []executable {
 	for _, l := range langs {
 		for _, t := range l.Tools {
 			add(t.Command, l.ID, t.Install)
-			if t.FallbackCommand != "" {
-				add(t.FallbackCommand, l.ID+" (fallback)", t.FallbackInstall)
+			for _, alt := range t.fallbacks() {
+				add(alt.Command, l.ID+" (fallback)", alt.Install)
 			}
 		}
 	}
@@ -210,13 +241,6 @@ func cellOrDash(s string) string {
 		return "-"
 	}
 	return s
-}
-
-func codeOrDash(s string) string {
-	if s == "" {
-		return "-"
-	}
-	return "`" + escape(s) + "`"
 }
 
 // codeList renders the non-empty items as code, or a dash.
@@ -283,10 +307,14 @@ func (p Prober) Check(ctx context.Context, set *spec.Set, langs []Language) bool
 			t := &langs[li].Tools[ti]
 			st := &Status{}
 			t.Status = st
-			path, err := p.LookPath(t.Command)
-			if err != nil && t.FallbackCommand != "" {
-				if fbPath, fbErr := p.LookPath(t.FallbackCommand); fbErr == nil {
-					path, err, st.UsesFallback = fbPath, nil, true
+			command := t.Command
+			path, err := p.LookPath(command)
+			for _, alt := range t.fallbacks() {
+				if err == nil {
+					break
+				}
+				if altPath, altErr := p.LookPath(alt.Command); altErr == nil {
+					command, path, err, st.UsesFallback = alt.Command, altPath, nil, true
 				}
 			}
 			if err != nil {
@@ -295,10 +323,6 @@ func (p Prober) Check(ctx context.Context, set *spec.Set, langs []Language) bool
 				continue
 			}
 			st.Available, st.Path = true, path
-			command := t.Command
-			if st.UsesFallback {
-				command = t.FallbackCommand
-			}
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
@@ -321,8 +345,12 @@ func versionProbes(set *spec.Set) map[string]*spec.VersionProbe {
 				out[t.Command] = t.Version
 			}
 		}
-		if s := f.Semantic; s != nil && s.Version != nil && out[s.Command] == nil {
-			out[s.Command] = s.Version
+		if s := f.Semantic; s != nil {
+			for _, srv := range s.Candidates {
+				if srv.Version != nil && out[srv.Command] == nil {
+					out[srv.Command] = srv.Version
+				}
+			}
 		}
 	}
 	return out

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -139,5 +140,61 @@ func TestCheck(t *testing.T) {
 	}
 	if s := status["demo.crash"]; !s.Available || s.Version != "" {
 		t.Errorf("crash status = %+v, want available with no version from a failed probe", s)
+	}
+}
+
+// A language naming several servers needs one of them: the first
+// installed, in order of preference.
+func TestCheckServers(t *testing.T) {
+	const spec3 = `language: {id: demo, name: Demo}
+servers:
+  a-ls: {command: a-ls, args: [--stdio], install: pkg:npm/a-ls}
+  b-ls: {command: b-ls, install: pkg:npm/b-ls}
+  c-ls: {command: c-ls, args: [serve], install: pkg:npm/c-ls, version: {args: [version]}}
+semantic: {servers: [a-ls, b-ls, c-ls]}
+`
+	set := spec.Load([]spec.Source{{Name: "t", FS: fstest.MapFS{"demo.yaml": {Data: []byte(spec3)}}}})
+	if len(set.Problems) > 0 {
+		t.Fatal(set.Problems[0])
+	}
+	langs, err := Collect(set, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := Markdown(&buf, langs); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"| `demo (language server)` | `a-ls --stdio` | semantic operations (references, implementations, rename, ...) | `b-ls`, `c-ls serve` | `pkg:npm/a-ls`, `pkg:npm/b-ls`, `pkg:npm/c-ls` |",
+		"| `c-ls` | demo (fallback) | `pkg:npm/c-ls` |",
+	} {
+		if !strings.Contains(buf.String(), want) {
+			t.Errorf("markdown lacks %q:\n%s", want, buf.String())
+		}
+	}
+	for _, tc := range []struct {
+		installed []string
+		ok        bool
+		path      string
+		fallback  bool
+	}{
+		{[]string{"c-ls"}, true, "/bin/c-ls", true},
+		{[]string{"b-ls", "c-ls"}, true, "/bin/b-ls", true},
+		{[]string{"a-ls", "c-ls"}, true, "/bin/a-ls", false},
+		{nil, false, "", false},
+	} {
+		p := Prober{LookPath: func(name string) (string, error) {
+			if slices.Contains(tc.installed, name) {
+				return "/bin/" + name, nil
+			}
+			return "", errors.New("not found")
+		}}
+		langs, _ := Collect(set, nil)
+		ok := p.Check(context.Background(), set, langs)
+		st := langs[0].Tools[0].Status
+		if ok != tc.ok || st.Path != tc.path || st.UsesFallback != tc.fallback {
+			t.Errorf("installed %v: Check = %v, status %+v", tc.installed, ok, st)
+		}
 	}
 }

@@ -9,12 +9,13 @@ import (
 	"github.com/langhost/langhost/plugins/semantic"
 )
 
-// TestSpecCarriesEveryEngineSetting keeps the spec's semantic block and the
-// engine's Config from drifting apart: the block travels to the plugin as
-// JSON, so a key the spec cannot express could never be set.
+// TestSpecCarriesEveryEngineSetting keeps the spec's servers and the
+// engine's Config from drifting apart: each candidate server travels to the
+// plugin as JSON (spec.Semantic.MarshalJSON), so a key the spec cannot
+// express could never be set.
 func TestSpecCarriesEveryEngineSetting(t *testing.T) {
-	specKeys := map[string]bool{}
-	for f := range reflect.TypeFor[spec.Semantic]().Fields() {
+	specKeys := map[string]bool{"servers": true}
+	for f := range reflect.TypeFor[spec.Server]().Fields() {
 		specKeys[jsonName(f)] = true
 	}
 	for f := range reflect.TypeFor[semantic.Config]().Fields() {

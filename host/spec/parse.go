@@ -7,6 +7,7 @@ import (
 	"maps"
 	"reflect"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -136,19 +137,135 @@ func validate(f *File, root *yaml.Node, report func(*yaml.Node, string, string))
 		validateTool(t, path, node, report)
 	}
 
-	if s := f.Semantic; s != nil {
+	validateServers(f, root, report)
+}
+
+var serverName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
+
+// validateServers checks the servers table and the semantic block, and
+// resolves the block's candidate servers.
+func validateServers(f *File, root *yaml.Node, report func(*yaml.Node, string, string)) {
+	table := entries(lookup(root, "servers"))
+	names := make([]string, 0, len(table))
+	for _, e := range table {
+		path := "servers." + e.key
+		names = append(names, e.key)
+		srv := f.Servers[e.key]
+		if srv == nil {
+			report(e.value, path, "empty server definition")
+			continue
+		}
+		if !serverName.MatchString(e.key) {
+			report(keyNode(lookup(root, "servers"), e.key), path, fmt.Sprintf("%q is not a valid server name: use letters, digits, ., _, + or -", e.key))
+		}
+		srv.Name = e.key
+		validateServer(srv, path, e.value, report)
+	}
+
+	s := f.Semantic
+	if s == nil {
+		return
+	}
+	node := lookup(root, "semantic")
+	at := func(field ...string) *yaml.Node { return orNode(lookup(node, field...), node) }
+	if len(s.Servers) == 0 {
 		if s.Command == "" {
-			report(orNode(at("semantic", "command"), at("semantic")), "semantic.command", "missing required field")
+			report(at("servers"), "semantic.servers", "missing required field: name the servers of the servers table this language uses, in order of preference (or describe one server inline with command)")
+			return
 		}
-		switch s.Dialect {
-		case "", "standard", "roslyn":
-		default:
-			report(at("semantic", "dialect"), "semantic.dialect", fmt.Sprintf("unknown dialect %q (want standard or roslyn)", s.Dialect))
-		}
+		validateServer(&s.Server, "semantic", node, report)
 		if s.Fallback != nil && s.Fallback.Command == "" {
-			report(at("semantic", "fallback"), "semantic.fallback.command", "missing required field")
+			report(at("fallback"), "semantic.fallback.command", "missing required field")
+		}
+		s.Candidates = inlineCandidates(s)
+		return
+	}
+
+	// With servers, the inline form's fields would be ignored: say so.
+	inlineKeys := yamlFields(reflect.TypeFor[Server]())
+	for _, e := range entries(node) {
+		if _, ok := inlineKeys[e.key]; ok || e.key == "fallback" {
+			report(keyNode(node, e.key), "semantic."+e.key, fmt.Sprintf("%s describes an inline server; with semantic.servers, set it in the servers table entry", e.key))
 		}
 	}
+	list := lookup(node, "servers")
+	seen := map[string]bool{}
+	for i, name := range s.Servers {
+		var n *yaml.Node
+		if list != nil && list.Kind == yaml.SequenceNode && i < len(list.Content) {
+			n = list.Content[i]
+		}
+		field := fmt.Sprintf("semantic.servers[%d]", i)
+		switch srv := f.Servers[name]; {
+		case seen[name]:
+			report(n, field, fmt.Sprintf("server %q is listed twice", name))
+		case !slices.Contains(names, name):
+			report(n, field, unknownServer(name, names))
+		case srv != nil: // else a definition reported above
+			s.Candidates = append(s.Candidates, srv)
+		}
+		seen[name] = true
+	}
+}
+
+// unknownServer explains a name missing from the servers table.
+func unknownServer(name string, known []string) string {
+	if len(known) == 0 {
+		return fmt.Sprintf("unknown server %q: the spec has no servers table (describe it under servers: at the top level)", name)
+	}
+	known = slices.Sorted(slices.Values(known))
+	msg := fmt.Sprintf("unknown server %q", name)
+	if c := textdist.Closest(name, known); c != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", c)
+	}
+	return msg + "; the servers table has " + strings.Join(known, ", ")
+}
+
+// validateServer checks one server, described under path at node.
+func validateServer(srv *Server, path string, node *yaml.Node, report func(*yaml.Node, string, string)) {
+	at := func(field ...string) *yaml.Node { return orNode(lookup(node, field...), node) }
+	checkCommand(srv.Command, at("command"), path+".command", report)
+	if srv.Dialect != "" && !contains(Dialects, srv.Dialect) {
+		msg := fmt.Sprintf("unknown dialect %q (want %s)", srv.Dialect, strings.Join(Dialects, ", "))
+		if c := textdist.Closest(srv.Dialect, Dialects); c != "" {
+			msg += fmt.Sprintf("; did you mean %q?", c)
+		}
+		report(at("dialect"), path+".dialect", msg)
+	}
+	if srv.ReadyMessage != "" {
+		if _, err := regexp.Compile(srv.ReadyMessage); err != nil {
+			report(at("readyMessage"), path+".readyMessage", fmt.Sprintf("invalid regex: %v", err))
+		}
+	}
+	if srv.Version != nil && srv.Version.Regex != "" {
+		if _, err := regexp.Compile(srv.Version.Regex); err != nil {
+			report(at("version", "regex"), path+".version.regex", fmt.Sprintf("invalid regex: %v", err))
+		}
+	}
+}
+
+// checkCommand checks the executable of a tool or server.
+func checkCommand(command string, n *yaml.Node, field string, report func(*yaml.Node, string, string)) {
+	if command == "" {
+		report(n, field, "missing required field")
+	} else if strings.ContainsAny(command, " \t") && !strings.ContainsAny(command, "/\\") {
+		report(n, field, fmt.Sprintf("command %q contains spaces: put the executable in command and the rest in args (commands never run through a shell)", command))
+	}
+}
+
+// keyNode returns the key node of key in mapping n, for messages about
+// the key itself.
+func keyNode(n *yaml.Node, key string) *yaml.Node {
+	n = deref(n)
+	if n == nil || n.Kind != yaml.MappingNode {
+		return nil
+	}
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		if n.Content[i].Value == key {
+			return n.Content[i]
+		}
+	}
+	return nil
 }
 
 var inputTypes = []string{"string", "path", "integer", "number", "boolean", "array"}
@@ -160,11 +277,7 @@ var standardInputs = []string{"project", "path", "script", "configuration"}
 func validateTool(t *Tool, path string, node *yaml.Node, report func(*yaml.Node, string, string)) {
 	// at locates a field for a message, falling back to the tool itself.
 	at := func(field ...string) *yaml.Node { return orNode(lookup(node, field...), node) }
-	if t.Command == "" {
-		report(at("command"), path+".command", "missing required field")
-	} else if strings.ContainsAny(t.Command, " \t") && !strings.ContainsAny(t.Command, "/\\") {
-		report(at("command"), path+".command", fmt.Sprintf("command %q contains spaces: put the executable in command and the rest in args (commands never run through a shell)", t.Command))
-	}
+	checkCommand(t.Command, at("command"), path+".command", report)
 	if t.Fallback != nil && t.Fallback.Command == "" {
 		report(at("fallback"), path+".fallback.command", "missing required field")
 	}

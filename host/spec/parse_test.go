@@ -133,8 +133,8 @@ func TestParseProblems(t *testing.T) {
 			[]string{"demo.yaml:9:16: tools.build.inputs.verbose: input needs flag or arg"}},
 		{"input bad type", validSpec + "    inputs:\n      n: {type: int, flag: -n}\n",
 			[]string{`tools.build.inputs.n.type: unknown type "int"`, `did you mean "integer"?`}},
-		{"semantic without command", "language: {id: demo}\nsemantic:\n  dialect: roslyn\n",
-			[]string{"semantic.command: missing required field"}},
+		{"semantic without command or servers", "language: {id: demo}\nsemantic:\n  dialect: roslyn\n",
+			[]string{"demo.yaml:3:3: semantic.servers: missing required field"}},
 		{"bad dialect", "language: {id: demo}\nsemantic: {command: x, dialect: clangd}\n", []string{`semantic.dialect: unknown dialect "clangd"`}},
 	}
 	for _, tt := range tests {

@@ -22,6 +22,13 @@ func JSONSchema() (*jsonschema.Schema, error) {
 	in := s.Properties["tools"].AdditionalProperties.Properties["inputs"].AdditionalProperties
 	in.Properties["type"].Enum = enumOf(inputTypes)
 	in.Properties["items"].Enum = enumOf(itemTypes)
+	s.Properties["servers"].AdditionalProperties.Properties["dialect"].Enum = enumOf(Dialects)
+	sem := s.Properties["semantic"]
+	sem.Properties["dialect"].Enum = enumOf(Dialects)
+	// A semantic block names servers of the table or describes one
+	// inline, never both.
+	sem.Required = nil
+	sem.OneOf = []*jsonschema.Schema{{Required: []string{"servers"}}, {Required: []string{"command"}}}
 	s.Schema = "https://json-schema.org/draft/2020-12/schema"
 	s.ID = "https://github.com/langhost/langhost/language-spec.schema.json"
 	s.Title = "langhost language spec"

@@ -126,16 +126,30 @@ func yamlFields(t reflect.Type) map[string]yamlField {
 		return m.(map[string]yamlField)
 	}
 	out := map[string]yamlField{}
+	var inline []reflect.StructField
 	for f := range t.Fields() {
 		tag := f.Tag.Get("yaml")
-		name, _, _ := strings.Cut(tag, ",")
+		name, opts, _ := strings.Cut(tag, ",")
 		if name == "-" || !f.IsExported() {
+			continue
+		}
+		if f.Anonymous && opts == "inline" && f.Type.Kind() == reflect.Struct {
+			inline = append(inline, f)
 			continue
 		}
 		if name == "" {
 			name = strings.ToLower(f.Name)
 		}
 		out[name] = yamlField{Type: f.Type, Index: f.Index}
+	}
+	// The keys of an inline struct are the outer struct's own, as in
+	// yaml.v3; a key of the outer struct wins.
+	for _, f := range inline {
+		for name, sub := range yamlFields(f.Type) {
+			if _, ok := out[name]; !ok {
+				out[name] = yamlField{Type: sub.Type, Index: append([]int{f.Index[0]}, sub.Index...)}
+			}
+		}
 	}
 	fieldCache.Store(t, out)
 	return out

@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"encoding/json"
 	"fmt"
 	"time"
 
@@ -17,9 +18,12 @@ type File struct {
 	Tools        map[string]*Tool `yaml:"tools" json:"tools" jsonschema:"CLI tools keyed by a short name"`
 	Prompt       Prompt           `yaml:"prompt,omitempty" json:"prompt,omitempty" jsonschema:"prompt sections for agents"`
 	// The seed places these two either inside prompt: or at top level.
-	BestPractices   string    `yaml:"bestPractices,omitempty" json:"bestPractices,omitempty" jsonschema:"best practices (top-level placement)"`
-	SyntaxReminders string    `yaml:"syntaxReminders,omitempty" json:"syntaxReminders,omitempty" jsonschema:"syntax reminders (top-level placement)"`
-	Semantic        *Semantic `yaml:"semantic,omitempty" json:"semantic,omitempty" jsonschema:"language server serving semantic operations"`
+	BestPractices   string `yaml:"bestPractices,omitempty" json:"bestPractices,omitempty" jsonschema:"best practices (top-level placement)"`
+	SyntaxReminders string `yaml:"syntaxReminders,omitempty" json:"syntaxReminders,omitempty" jsonschema:"syntax reminders (top-level placement)"`
+	// Servers describes language servers once, by name (as helix's
+	// languages.toml does); semantic.servers picks among them.
+	Servers  map[string]*Server `yaml:"servers,omitempty" json:"servers,omitempty" jsonschema:"language servers by name; semantic.servers names the ones this language uses"`
+	Semantic *Semantic          `yaml:"semantic,omitempty" json:"semantic,omitempty" jsonschema:"the language server(s) serving semantic operations"`
 
 	// Source is the file the spec was loaded from ("embedded:go.yaml" for shipped ones).
 	Source string `yaml:"-" json:"-"`
@@ -111,12 +115,13 @@ type Input struct {
 	AllowDash   bool   `yaml:"allowDash,omitempty" json:"allowDash,omitempty" jsonschema:"the value may start with - or @: only for a flag that always takes the next argument as its value, or a positional input after --"`
 }
 
-// Semantic names the language server behind the semantic operations.
-type Semantic struct {
-	Command               string            `yaml:"command" json:"command"`
+// Server describes one language server: how to start it and how to talk
+// to it.
+type Server struct {
+	Command               string            `yaml:"command" json:"command" jsonschema:"executable, looked up on PATH; never run through a shell"`
 	Args                  []string          `yaml:"args,omitempty" json:"args,omitempty"`
-	Dialect               string            `yaml:"dialect,omitempty" json:"dialect,omitempty" jsonschema:"standard or roslyn"`
-	RootMarkers           []string          `yaml:"rootMarkers,omitempty" json:"rootMarkers,omitempty"`
+	Dialect               string            `yaml:"dialect,omitempty" json:"dialect,omitempty" jsonschema:"standard (default), roslyn or csharp-ls: how the server starts up and says it is ready"`
+	RootMarkers           []string          `yaml:"rootMarkers,omitempty" json:"rootMarkers,omitempty" jsonschema:"file names or globs marking the directory the server is rooted at, searched from the workspace upwards"`
 	InitializationOptions map[string]any    `yaml:"initializationOptions,omitempty" json:"initializationOptions,omitempty"`
 	Settings              map[string]any    `yaml:"settings,omitempty" json:"settings,omitempty" jsonschema:"answers to workspace/configuration"`
 	LanguageIDs           map[string]string `yaml:"languageIds,omitempty" json:"languageIds,omitempty" jsonschema:"file extension to LSP languageId"`
@@ -125,11 +130,73 @@ type Semantic struct {
 	ReadyQuiet            Duration          `yaml:"readyQuiet,omitempty" json:"readyQuiet,omitempty" jsonschema:"standard dialect: ready once the server has been quiet this long"`
 	ReadyMessage          string            `yaml:"readyMessage,omitempty" json:"readyMessage,omitempty" jsonschema:"regex of a window/logMessage that means the server is ready"`
 	OpenFileOnStart       bool              `yaml:"openFileOnStart,omitempty" json:"openFileOnStart,omitempty" jsonschema:"standard dialect: open the first source file after initialize and wait for its diagnostics, for servers that know no project until then"`
-	Fallback              *Fallback         `yaml:"fallback,omitempty" json:"fallback,omitempty" jsonschema:"alternative server used when command is not installed"`
-	Install               string            `yaml:"install,omitempty" json:"install,omitempty"`
+	Install               string            `yaml:"install,omitempty" json:"install,omitempty" jsonschema:"package URL of the server"`
 	Version               *VersionProbe     `yaml:"version,omitempty" json:"version,omitempty"`
-	Plugin                string            `yaml:"plugin,omitempty" json:"plugin,omitempty" jsonschema:"external plugin executable; default is langhost's built-in agent"`
-	ProjectOperations     bool              `yaml:"projectOperations,omitempty" json:"projectOperations,omitempty" jsonschema:"also serve .sln/.csproj structure operations"`
+
+	// Name is the server's key in the servers table; for an inline server,
+	// its command.
+	Name string `yaml:"-" json:"-"`
+}
+
+// Dialects lists the values of Server.Dialect.
+var Dialects = []string{"standard", "roslyn", "csharp-ls"}
+
+// Semantic names the language server(s) behind the semantic operations:
+// entries of the servers table in order of preference (servers), or one
+// server described inline, the form that came before the table.
+type Semantic struct {
+	Servers []string `yaml:"servers,omitempty" json:"servers,omitempty" jsonschema:"names in the servers table, in order of preference: the first whose command is installed is used"`
+	// Server is the inline form: command, args, dialect, ... right in the
+	// semantic block. Specs written before the servers table use it.
+	Server            `yaml:",inline"`
+	Fallback          *Fallback `yaml:"fallback,omitempty" json:"fallback,omitempty" jsonschema:"inline form only: an alternative server used when command is not installed; it shares the other settings"`
+	Plugin            string    `yaml:"plugin,omitempty" json:"plugin,omitempty" jsonschema:"external plugin executable; default is langhost's built-in agent"`
+	ProjectOperations bool      `yaml:"projectOperations,omitempty" json:"projectOperations,omitempty" jsonschema:"also serve .sln/.csproj structure operations"`
+
+	// Candidates are the servers to try, in order of preference, resolved
+	// by Parse: the servers named, or the inline server and its fallback.
+	Candidates []*Server `yaml:"-" json:"-"`
+}
+
+// Preferred is the server used when it is installed: the first candidate.
+func (s *Semantic) Preferred() *Server {
+	if len(s.Candidates) > 0 {
+		return s.Candidates[0]
+	}
+	return &s.Server
+}
+
+// MarshalJSON encodes the block as the agent plugin receives it
+// (pluginapi.OpenRequest.Config): every candidate server in full, in order
+// of preference, so that the plugin needs no servers table.
+func (s Semantic) MarshalJSON() ([]byte, error) {
+	servers := s.Candidates
+	if len(servers) == 0 {
+		// Not from Parse: the inline form.
+		servers = inlineCandidates(&s)
+	}
+	return json.Marshal(struct {
+		Servers           []*Server `json:"servers"`
+		Plugin            string    `json:"plugin,omitempty"`
+		ProjectOperations bool      `json:"projectOperations,omitempty"`
+	}{servers, s.Plugin, s.ProjectOperations})
+}
+
+// inlineCandidates are the servers of the inline form: the server, then
+// its fallback, which differs only in command, args and install.
+func inlineCandidates(s *Semantic) []*Server {
+	if s.Command == "" {
+		return nil
+	}
+	first := s.Server
+	first.Name = first.Command
+	out := []*Server{&first}
+	if fb := s.Fallback; fb != nil && fb.Command != "" {
+		alt := first
+		alt.Name, alt.Command, alt.Args, alt.Install, alt.Version = fb.Command, fb.Command, fb.Args, fb.Install, nil
+		out = append(out, &alt)
+	}
+	return out
 }
 
 // Duration is a time.Duration written as a Go duration string ("90s", "5m").
