@@ -314,15 +314,15 @@ func (c *call) declarationOf(ctx context.Context, l lsp.Location) (*lsp.Document
 	if err != nil {
 		return nil, nil
 	}
-	real, m, err := c.s.read(p)
+	f, err := c.s.read(p)
 	if err != nil {
 		return nil, nil
 	}
-	syms, err := c.outline(ctx, real, m.Content())
+	syms, err := c.outline(ctx, f)
 	if err != nil {
 		return nil, nil
 	}
-	return declarationIn(syms, m, l.Range.Start)
+	return declarationIn(syms, f.mapper, l.Range.Start)
 }
 
 // declarationIn finds the declaration at pos among syms, and the chain of
@@ -496,13 +496,13 @@ func (c *call) loadRefFile(ctx context.Context, f *refFile) {
 	if err != nil {
 		return
 	}
-	real, m, err := c.s.read(p)
+	content, err := c.s.read(p)
 	if err != nil {
 		return
 	}
-	f.mapper = m
+	f.mapper = content.mapper
 	if f.enrich {
-		f.syms, _ = c.outline(ctx, real, m.Content())
+		f.syms, _ = c.outline(ctx, content)
 	}
 }
 

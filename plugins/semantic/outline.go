@@ -47,27 +47,18 @@ const (
 	kindStruct    lsp.SymbolKind = 23
 )
 
-// outline returns the declarations of path, the real path of a file inside
-// the workspace. content, if not nil, is the file's content as just read,
-// saving a second read.
-func (c *call) outline(ctx context.Context, path string, content []byte) ([]lsp.DocumentSymbol, error) {
-	fi, err := c.s.checkFile(path)
-	if err != nil {
-		return nil, err
-	}
+// outline returns the declarations of a file: f as session.read or a
+// document returns it.
+func (c *call) outline(ctx context.Context, f fileContent) ([]lsp.DocumentSymbol, error) {
+	path, fi := f.path, f.info
 	if syms, ok := c.s.outlines.get(path, fi); ok {
 		return syms, nil
 	}
 	var syms []lsp.DocumentSymbol
 	if c.s.languageID(path) == "go" {
-		if content == nil {
-			if content, err = os.ReadFile(path); err != nil {
-				return nil, err
-			}
-		}
-		syms = goOutline(content)
+		syms = goOutline(f.mapper.Content())
 	} else {
-		err = c.s.withDocument(ctx, path, func(doc *document) error {
+		err := c.s.withDocument(ctx, path, func(doc *document) error {
 			var err error
 			syms, err = c.documentSymbols(ctx, doc)
 			return err

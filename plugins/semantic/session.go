@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/langhost/langhost/plugins/lsp"
@@ -385,7 +386,7 @@ func (s *session) syncLocked(ctx context.Context, path string, fi os.FileInfo) (
 	if d != nil && !d.stale(fi) {
 		return d, nil
 	}
-	content, err := os.ReadFile(path)
+	content, _, err := readRegular(path, 0)
 	if err != nil {
 		return nil, failure.Wrap(failure.NotFound, err, "reading %s", path)
 	}
@@ -440,7 +441,7 @@ func (s *session) view(ctx context.Context, path string) (*document, error) {
 			return d, nil
 		}
 	}
-	content, err := os.ReadFile(path)
+	content, fi, err := readRegular(path, 0)
 	if err != nil {
 		return nil, failure.Wrap(failure.NotFound, err, "reading %s", path)
 	}
@@ -613,11 +614,7 @@ func (s *session) filesWritten(ctx context.Context, paths []string) error {
 		if d == nil {
 			continue
 		}
-		fi, err := os.Stat(p)
-		if err != nil {
-			continue
-		}
-		content, err := os.ReadFile(p)
+		content, fi, err := readRegular(p, 0)
 		if err != nil {
 			continue
 		}
@@ -647,22 +644,64 @@ func (s *session) languageID(path string) string {
 // file in the server, and reads nothing outside the workspace (a server may
 // point anywhere, and a symlink inside may lead out).
 func (s *session) peek(path string) (*lsp.Mapper, error) {
-	_, m, err := s.read(path)
-	return m, err
+	f, err := s.read(path)
+	if err != nil {
+		return nil, err
+	}
+	return f.mapper, nil
 }
 
-// read is peek that also returns the file's real path.
-func (s *session) read(path string) (real string, m *lsp.Mapper, err error) {
+// fileContent is a file's content as the server sees it.
+type fileContent struct {
+	path   string      // real path inside the workspace
+	info   os.FileInfo // of the content
+	mapper *lsp.Mapper
+}
+
+// read is peek that also returns the file's real path and state.
+func (s *session) read(path string) (fileContent, error) {
 	if d := s.openDoc(path); d != nil {
-		return d.path, d.mapper, nil
+		return fileContent{d.path, d.info, d.mapper}, nil
 	}
-	real, err = s.e.ws.ResolveRead("", path)
+	real, err := s.e.ws.ResolveRead("", path)
 	if err != nil {
-		return "", nil, err
+		return fileContent{}, err
 	}
-	content, err := os.ReadFile(real)
+	content, fi, err := readRegular(real, maxPeekSize)
 	if err != nil {
-		return "", nil, err
+		return fileContent{}, err
 	}
-	return real, lsp.NewMapper(content), nil
+	return fileContent{real, fi, lsp.NewMapper(content)}, nil
+}
+
+// maxPeekSize bounds the files read for output (line text, containing
+// members) of locations a server reports; the server's positions are kept
+// for larger ones.
+const maxPeekSize = 64 << 20
+
+// readRegular reads a regular file of at most limit bytes (0: no limit).
+// Anything else is refused without blocking: opening a named pipe for
+// reading waits for a writer, so the file is opened non-blocking and
+// checked before it is read.
+func readRegular(path string, limit int64) ([]byte, os.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, fmt.Errorf("%s is not a regular file", path)
+	}
+	if limit > 0 && fi.Size() > limit {
+		return nil, nil, fmt.Errorf("%s is larger than %d MiB", path, limit>>20)
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+1))
+	if _, err := buf.ReadFrom(f); err != nil {
+		return nil, nil, fmt.Errorf("reading %s: %w", path, err)
+	}
+	return buf.Bytes(), fi, nil
 }

@@ -62,7 +62,7 @@ func (c *call) resolveTarget(ctx context.Context, t Target) (*resolved, error) {
 		return nil, err
 	}
 	r := &resolved{doc: doc, pos: pos}
-	if syms, err := c.outline(ctx, doc.path, doc.content()); err == nil {
+	if syms, err := c.outline(ctx, fileContent{doc.path, doc.info, doc.mapper}); err == nil {
 		if inner := declarationNamedAt(syms, pos); inner != nil {
 			r.name, r.declared = inner.Name, true
 		}
@@ -240,8 +240,8 @@ func (c *call) fillContainers(ctx context.Context, syms []lsp.SymbolInformation,
 		docSyms, ok := files[si.Location.URI]
 		if !ok {
 			if p, err := si.Location.URI.Path(); err == nil {
-				if real, m, err := c.s.read(p); err == nil {
-					docSyms, _ = c.outline(ctx, real, m.Content())
+				if f, err := c.s.read(p); err == nil {
+					docSyms, _ = c.outline(ctx, f)
 				}
 			}
 			files[si.Location.URI] = docSyms
