@@ -1,0 +1,811 @@
+// Command bench-scale measures semantic queries at real-repository scale:
+// find_references through `langhost mcp` (the whole stack: MCP server,
+// semantic plugin, language server) against the bare language server
+// driven over LSP with langhost's own client (plugins/lsp), in the same
+// run, on the same symbols given by position, interleaved.
+//
+// The Go workspace is golang.org/x/tools at the version the gopls on PATH
+// was built with (about 210,000 lines), copied from the module cache
+// (downloaded through the module proxy if missing). The Python workspace
+// (-python) is the standard library's email package, served by pyright.
+//
+// Usage, from the repository root with the pinned tools on PATH:
+//
+//	go run ./scripts/bench-scale [-queries 500] [-colds 3] [-python] [-v]
+//
+// It reports per server: the cold first answer (process start to the first
+// references result, with the language server's on-disk cache warm; the
+// median of -colds starts), the warm median, p95 and slowest query, the
+// median response size (the MCP result as JSON; the bare LSP result), and
+// the memory of the whole process tree after 50 queries, at the end and at
+// its peak: the sum of RSS over every descendant (sampled every 50 ms for
+// the peak), and the sum of PSS, which counts pages that processes share
+// (langhost's host and plugin map the same executable) once.
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"log"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/langhost/langhost/plugins/lsp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// symbol is a declaration to find references of: the line of file
+// containing decl, at ident.
+type symbol struct {
+	file, decl, ident string
+
+	line, column int // 1-based, found at start-up
+}
+
+// goSymbols span 1 to hundreds of references in golang.org/x/tools.
+var goSymbols = []symbol{
+	{file: "go/analysis/analysis.go", decl: "type Analyzer struct", ident: "Analyzer"},
+	{file: "go/analysis/analysis.go", decl: "type Pass struct", ident: "Pass"},
+	{file: "go/analysis/analysis.go", decl: "func (pass *Pass) ReportRangef(", ident: "ReportRangef"},
+	{file: "go/packages/packages.go", decl: "func Load(", ident: "Load"},
+	{file: "go/packages/packages.go", decl: "type Config struct", ident: "Config"},
+	{file: "go/ssa/ssa.go", decl: "type Function struct", ident: "Function"},
+	{file: "go/ssa/ssa.go", decl: "type Value interface", ident: "Value"},
+	{file: "go/ssa/ssa.go", decl: "type Program struct", ident: "Program"},
+	{file: "go/ast/inspector/inspector.go", decl: "type Inspector struct", ident: "Inspector"},
+	{file: "go/ast/inspector/inspector.go", decl: "func (in *Inspector) Preorder(", ident: "Preorder"},
+	{file: "go/types/typeutil/map.go", decl: "type Map struct", ident: "Map"},
+	{file: "go/ssa/ssautil/visit.go", decl: "func AllFunctions(", ident: "AllFunctions"},
+	{file: "txtar/archive.go", decl: "type Archive struct", ident: "Archive"},
+	{file: "go/callgraph/callgraph.go", decl: "type Graph struct", ident: "Graph"},
+	{file: "go/ast/astutil/imports.go", decl: "func Imports(", ident: "Imports"},
+	{file: "go/packages/packages.go", decl: "func newLoader(", ident: "newLoader"},
+	{file: "internal/testenv/testenv.go", decl: "func NeedsTool(", ident: "NeedsTool"},
+	{file: "internal/gocommand/invoke.go", decl: "type Invocation struct", ident: "Invocation"},
+}
+
+// pySymbols span 1 to dozens of references in the email package.
+var pySymbols = []symbol{
+	{file: "message.py", decl: "class Message:", ident: "Message"},
+	{file: "message.py", decl: "def get_payload(", ident: "get_payload"},
+	{file: "message.py", decl: "def get_content_type(", ident: "get_content_type"},
+	{file: "message.py", decl: "def get_param(", ident: "get_param"},
+	{file: "message.py", decl: "def _splitparam(", ident: "_splitparam"},
+	{file: "utils.py", decl: "def formatdate(", ident: "formatdate"},
+	{file: "utils.py", decl: "def parseaddr(", ident: "parseaddr"},
+	{file: "errors.py", decl: "class HeaderParseError(", ident: "HeaderParseError"},
+	{file: "errors.py", decl: "class MessageDefect(", ident: "MessageDefect"},
+	{file: "_header_value_parser.py", decl: "class TokenList(", ident: "TokenList"},
+	{file: "_header_value_parser.py", decl: "class Terminal(", ident: "Terminal"},
+	{file: "_header_value_parser.py", decl: "def get_cfws(", ident: "get_cfws"},
+	{file: "header.py", decl: "class Header:", ident: "Header"},
+	{file: "charset.py", decl: "class Charset:", ident: "Charset"},
+	{file: "policy.py", decl: "class EmailPolicy(", ident: "EmailPolicy"},
+	{file: "feedparser.py", decl: "class FeedParser:", ident: "FeedParser"},
+	{file: "generator.py", decl: "class Generator:", ident: "Generator"},
+	{file: "_policybase.py", decl: "def handle_defect(", ident: "handle_defect"},
+}
+
+func main() {
+	log.SetFlags(0)
+	queries := flag.Int("queries", 500, "warm queries per server (the memory after 50 is reported too)")
+	python := flag.Bool("python", false, "also measure pyright on the standard library's email package")
+	keep := flag.Bool("keep", false, "keep the temporary directory")
+	colds := flag.Int("colds", 3, "cold starts per server (the median is reported)")
+	flag.BoolVar(&verbose, "v", false, "also report each symbol and each process")
+	flag.Parse()
+
+	tmp, err := os.MkdirTemp("", "langhost-bench-scale-*")
+	if err != nil {
+		log.Fatal(err)
+	}
+	if !*keep {
+		defer os.RemoveAll(tmp)
+	}
+	exe := filepath.Join(tmp, "langhost")
+	run("", "go", "build", "-o", exe, "./cmd/langhost")
+
+	ws, version := goWorkspace(tmp)
+	fmt.Printf("## gopls on golang.org/x/tools %s (%s lines of Go)\n\n", version, countLines(ws, ".go"))
+	bench(benchConfig{
+		name: "gopls", lang: "go", ws: ws, exe: exe, queries: *queries, colds: max(1, *colds), symbols: goSymbols,
+		argv: []string{"gopls"}, languageID: "go",
+		settings: map[string]any{"gopls": map[string]any{"symbolScope": "workspace"}},
+	})
+	if *python {
+		ws := pyWorkspace(tmp)
+		fmt.Printf("\n## pyright on the standard library's email package (%s lines of Python)\n\n", countLines(ws, ".py"))
+		bench(benchConfig{
+			name: "pyright", lang: "python", ws: ws, exe: exe, queries: *queries, colds: max(1, *colds), symbols: pySymbols,
+			argv: []string{"pyright-langserver", "--stdio"}, languageID: "python",
+			ready: regexp.MustCompile(`Found \d+ source files?`),
+		})
+	}
+}
+
+type benchConfig struct {
+	name, lang, ws, exe string
+	queries, colds      int
+	symbols             []symbol
+	argv                []string
+	languageID          string
+	settings            map[string]any
+	// ready, when set, is the log message after which the raw server
+	// answers with real results (pyright answers empty before).
+	ready *regexp.Regexp
+}
+
+// sample is one timed query.
+type sample struct {
+	d     time.Duration
+	bytes int
+	refs  int
+	inner time.Duration // langhost: the time the MCP server reports for the call
+}
+
+func bench(cfg benchConfig) {
+	ctx := context.Background()
+	for i := range cfg.symbols {
+		locate(cfg.ws, &cfg.symbols[i])
+	}
+
+	// Warm the language server's on-disk cache (gopls keeps export data
+	// and indexes under the user cache directory), so that no cold start
+	// below pays for it.
+	log.Printf("%s: warming the server's disk cache", cfg.name)
+	warm, _, err := startRaw(ctx, cfg)
+	if err != nil {
+		log.Fatal(err)
+	}
+	warm.close()
+
+	// Cold starts, alternating, one at a time; the last pair stays up.
+	var (
+		raw               *rawServer
+		lh                *langhost
+		rawColds, lhColds []time.Duration
+	)
+	for i := range cfg.colds {
+		for _, who := range alternate(i, "raw", "langhost") {
+			log.Printf("%s: cold start %d of %d, %s", cfg.name, i+1, cfg.colds, who)
+			if who == "raw" {
+				r, d, err := startRaw(ctx, cfg)
+				if err != nil {
+					log.Fatal(err)
+				}
+				rawColds = append(rawColds, d)
+				if i < cfg.colds-1 {
+					r.close()
+				} else {
+					raw = r
+				}
+				continue
+			}
+			l, d, err := startLanghost(ctx, cfg)
+			if err != nil {
+				log.Fatal(err)
+			}
+			lhColds = append(lhColds, d)
+			if i < cfg.colds-1 {
+				l.close()
+			} else {
+				lh = l
+			}
+		}
+	}
+	defer raw.close()
+	defer lh.close()
+	slices.Sort(rawColds)
+	slices.Sort(lhColds)
+	rawCold, lhCold := rawColds[len(rawColds)/2], lhColds[len(lhColds)/2]
+
+	rawMem, lhMem := newSampler(raw.pid()), newSampler(lh.pid())
+	defer rawMem.stop()
+	defer lhMem.stop()
+
+	var rawS, stdS, compactS []sample
+	bySymbol := make([][3][]sample, len(cfg.symbols))
+	var rawAt50, lhAt50 memory
+	var mismatches []string
+	log.Printf("%s: %d warm queries per column", cfg.name, cfg.queries)
+	for q := 0; q < cfg.queries; {
+		for i, sym := range cfg.symbols {
+			if q == cfg.queries {
+				break
+			}
+			// Alternate who goes first, so neither always runs on a CPU
+			// the other just warmed or left busy.
+			var rawN, stdN int
+			for _, who := range alternate(q/len(cfg.symbols)+i, "raw", "standard", "compact") {
+				var s sample
+				var err error
+				switch who {
+				case "raw":
+					s, err = raw.references(ctx, sym)
+					rawS, rawN = append(rawS, s), s.refs
+					bySymbol[i][0] = append(bySymbol[i][0], s)
+				case "standard":
+					s, err = lh.references(ctx, sym, "standard")
+					stdS, stdN = append(stdS, s), s.refs
+					bySymbol[i][1] = append(bySymbol[i][1], s)
+				case "compact":
+					s, err = lh.references(ctx, sym, "compact")
+					compactS = append(compactS, s)
+					bySymbol[i][2] = append(bySymbol[i][2], s)
+				}
+				if err != nil {
+					log.Fatalf("%s %s: %v", who, sym.ident, err)
+				}
+			}
+			if rawN != stdN && len(mismatches) < 5 {
+				mismatches = append(mismatches, fmt.Sprintf("%s: raw %d references, langhost %d", sym.ident, rawN, stdN))
+			}
+			q++
+			if q == min(50, cfg.queries) {
+				rawAt50, lhAt50 = treeMemory(raw.pid()), treeMemory(lh.pid())
+			}
+		}
+	}
+	rawEnd, lhEnd := treeMemory(raw.pid()), treeMemory(lh.pid())
+	if verbose {
+		inner := make([]sample, len(stdS))
+		for i, x := range stdS {
+			inner[i].d = x.inner
+		}
+		log.Printf("langhost standard: median %s as the MCP client sees it, %s in the tool call", ms(median(stdS)), ms(median(inner)))
+		log.Printf("raw tree: %s", treeBreakdown(raw.pid()))
+		log.Printf("langhost tree: %s", treeBreakdown(lh.pid()))
+	}
+
+	n := len(rawS)
+	at50 := min(50, n)
+	fmt.Printf("%d symbols (%s references each); %d warm queries per row, interleaved; cold: median of %d starts each.\n\n", len(cfg.symbols), refRange(rawS), n, cfg.colds)
+	fmt.Printf("| | cold first answer | warm median | warm p95 | slowest | median response | tree RSS after %d queries | after %d | peak | tree PSS after %d | after %d |\n", at50, n, at50, n)
+	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
+	row := func(name string, cold time.Duration, s []sample, m50, mEnd memory, peak int64) {
+		mem := func(v int64) string {
+			if v < 0 {
+				return "″"
+			}
+			return mib(v)
+		}
+		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", name, ms(cold), ms(median(s)), ms(p95(s)), ms(slowest(s)), kib(medianBytes(s)),
+			mem(m50.rss), mem(mEnd.rss), mem(peak), mem(m50.pss), mem(mEnd.pss))
+	}
+	same := memory{-1, -1}
+	row("raw "+cfg.name+" over LSP", rawCold, rawS, rawAt50, rawEnd, rawMem.peak())
+	row("langhost, `standard` detail", lhCold, stdS, lhAt50, lhEnd, lhMem.peak())
+	row("langhost, `compact` detail", -1, compactS, same, same, -1)
+	fmt.Println()
+	check := func(ok bool, format string, args ...any) {
+		mark := "met"
+		if !ok {
+			mark = "NOT met"
+		}
+		fmt.Printf("- %s: %s\n", fmt.Sprintf(format, args...), mark)
+	}
+	ratio := func(a, b time.Duration) float64 { return float64(a) / float64(b) }
+	check(ratio(median(stdS), median(rawS)) <= 1.2, "warm median at standard ≤ 1.2× raw: %.2f×", ratio(median(stdS), median(rawS)))
+	check(ratio(p95(stdS), median(stdS)) <= 3, "p95 ≤ 3× median at standard: %.1f× (raw %s: %.1f×; langhost p95 is %.2f× raw's)",
+		ratio(p95(stdS), median(stdS)), cfg.name, ratio(p95(rawS), median(rawS)), ratio(p95(stdS), p95(rawS)))
+	check(slowest(stdS) < time.Second, "no multi-second spikes: slowest %s (raw: %s)", ms(slowest(stdS)), ms(slowest(rawS)))
+	check(lhCold <= rawCold+300*time.Millisecond, "cold first answer ≤ raw + 300 ms: %+d ms", (lhCold - rawCold).Milliseconds())
+	check(lhAt50.rss <= rawAt50.rss+80<<20, "tree RSS after %d queries ≤ raw + 80 MiB: %+.0f MiB", at50, float64(lhAt50.rss-rawAt50.rss)/(1<<20))
+	check(lhAt50.pss <= rawAt50.pss+80<<20, "tree PSS (shared pages counted once) after %d queries ≤ raw + 80 MiB: %+.0f MiB", at50, float64(lhAt50.pss-rawAt50.pss)/(1<<20))
+	check(lhEnd.rss-lhAt50.rss <= max(0, rawEnd.rss-rawAt50.rss)+32<<20, "tree memory flat from %d to %d queries: langhost %+.0f MiB, raw %+.0f MiB",
+		at50, n, float64(lhEnd.rss-lhAt50.rss)/(1<<20), float64(rawEnd.rss-rawAt50.rss)/(1<<20))
+	for _, m := range mismatches {
+		fmt.Printf("- different answers: %s\n", m)
+	}
+	if verbose {
+		fmt.Println("\n| symbol | references | raw median | standard median | compact median | standard response |")
+		fmt.Println("|---|---|---|---|---|---|")
+		for i, sym := range cfg.symbols {
+			b := bySymbol[i]
+			if len(b[0]) == 0 {
+				continue
+			}
+			fmt.Printf("| %s | %d | %s | %s | %s | %s |\n", sym.ident, b[0][0].refs, ms(median(b[0])), ms(median(b[1])), ms(median(b[2])), kib(medianBytes(b[1])))
+		}
+	}
+}
+
+// alternate returns names in order for even i and reversed for odd i.
+func alternate(i int, names ...string) []string {
+	if i%2 == 1 {
+		slices.Reverse(names)
+	}
+	return names
+}
+
+// verbose adds a table per symbol.
+var verbose bool
+
+// locate finds the line and column of a symbol's declaration.
+func locate(ws string, s *symbol) {
+	content, err := os.ReadFile(filepath.Join(ws, s.file))
+	if err != nil {
+		log.Fatal(err)
+	}
+	for i, line := range strings.Split(string(content), "\n") {
+		if strings.HasPrefix(strings.TrimSpace(line), s.decl) {
+			col := strings.Index(line, s.decl) + strings.Index(s.decl, s.ident)
+			if col < strings.Index(line, s.decl) || !strings.Contains(s.decl, s.ident) {
+				log.Fatalf("%s: %q is not in %q", s.file, s.ident, s.decl)
+			}
+			s.line, s.column = i+1, col+1
+			return
+		}
+	}
+	log.Fatalf("%s: no line starts with %q", s.file, s.decl)
+}
+
+// ---- the raw server, over LSP with langhost's client
+
+type rawServer struct {
+	srv *lsp.Server
+	ws  string
+}
+
+// startRaw starts the bare server and returns it with the time to its
+// first references answer.
+func startRaw(ctx context.Context, cfg benchConfig) (*rawServer, time.Duration, error) {
+	start := time.Now()
+	ready := make(chan struct{})
+	var once sync.Once
+	path, err := exec.LookPath(cfg.argv[0])
+	if err != nil {
+		return nil, 0, err
+	}
+	srv, err := lsp.Start(append([]string{path}, cfg.argv[1:]...), cfg.ws, nil, lsp.Options{
+		Settings:         cfg.settings,
+		WorkspaceFolders: []lsp.WorkspaceFolder{{URI: lsp.URIFromPath(cfg.ws), Name: filepath.Base(cfg.ws)}},
+		OnLog: func(_ int, msg string) {
+			if cfg.ready != nil && cfg.ready.MatchString(msg) {
+				once.Do(func() { close(ready) })
+			}
+		},
+	})
+	if err != nil {
+		return nil, 0, err
+	}
+	r := &rawServer{srv: srv, ws: cfg.ws}
+	init := map[string]any{
+		"processId":        os.Getpid(),
+		"rootUri":          lsp.URIFromPath(cfg.ws),
+		"workspaceFolders": []lsp.WorkspaceFolder{{URI: lsp.URIFromPath(cfg.ws), Name: filepath.Base(cfg.ws)}},
+		"capabilities": map[string]any{
+			"workspace":    map[string]any{"configuration": true, "workspaceFolders": true},
+			"textDocument": map[string]any{"references": map[string]any{}},
+			"window":       map[string]any{"workDoneProgress": true},
+		},
+	}
+	if err := srv.Call(ctx, "initialize", init, nil); err != nil {
+		r.close()
+		return nil, 0, fmt.Errorf("initialize: %w", err)
+	}
+	if err := srv.Notify(ctx, "initialized", struct{}{}); err != nil {
+		r.close()
+		return nil, 0, err
+	}
+	if cfg.ready != nil {
+		select {
+		case <-ready:
+		case <-time.After(5 * time.Minute):
+			r.close()
+			return nil, 0, errors.New("the server never said it was ready")
+		}
+	}
+	if _, err := r.references(ctx, cfg.symbols[0]); err != nil {
+		r.close()
+		return nil, 0, err
+	}
+	return r, time.Since(start), nil
+}
+
+func (r *rawServer) references(ctx context.Context, s symbol) (sample, error) {
+	params := map[string]any{
+		"textDocument": lsp.TextDocumentIdentifier{URI: lsp.URIFromPath(filepath.Join(r.ws, s.file))},
+		"position":     lsp.Position{Line: uint32(s.line - 1), Character: uint32(s.column - 1)},
+		"context":      map[string]bool{"includeDeclaration": false},
+	}
+	start := time.Now()
+	var raw json.RawMessage
+	if err := r.srv.Call(ctx, "textDocument/references", params, &raw); err != nil {
+		return sample{}, err
+	}
+	d := time.Since(start)
+	var locs []lsp.Location
+	if err := json.Unmarshal(raw, &locs); err != nil {
+		return sample{}, err
+	}
+	return sample{d: d, bytes: len(raw), refs: len(locs)}, nil
+}
+
+func (r *rawServer) pid() int { return r.srv.PID() }
+
+func (r *rawServer) close() {
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+	defer cancel()
+	_ = r.srv.Close(ctx)
+}
+
+// ---- langhost, over MCP with the official SDK client
+
+type langhost struct {
+	cmd  *exec.Cmd
+	cs   *mcp.ClientSession
+	tool string
+}
+
+func startLanghost(ctx context.Context, cfg benchConfig) (*langhost, time.Duration, error) {
+	start := time.Now()
+	cmd := exec.Command(cfg.exe, "mcp", "--workspace", cfg.ws, "--language", cfg.lang)
+	cmd.Stderr = os.Stderr
+	cs, err := mcp.NewClient(&mcp.Implementation{Name: "bench-scale"}, nil).Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		return nil, 0, fmt.Errorf("starting langhost mcp: %w", err)
+	}
+	l := &langhost{cmd: cmd, cs: cs, tool: cfg.lang + ".find_references"}
+	if _, err := l.references(ctx, cfg.symbols[0], "standard"); err != nil {
+		l.close()
+		return nil, 0, err
+	}
+	return l, time.Since(start), nil
+}
+
+func (l *langhost) references(ctx context.Context, s symbol, detail string) (sample, error) {
+	args := map[string]any{"file": s.file, "line": s.line, "column": s.column, "detail": detail}
+	start := time.Now()
+	res, err := l.cs.CallTool(ctx, &mcp.CallToolParams{Name: l.tool, Arguments: args})
+	if err != nil {
+		return sample{}, err
+	}
+	d := time.Since(start)
+	body, err := json.Marshal(res)
+	if err != nil {
+		return sample{}, err
+	}
+	if res.IsError {
+		return sample{}, fmt.Errorf("%s", body)
+	}
+	var st struct {
+		DurationMS float64 `json:"durationMs"`
+		Data       struct {
+			Total int `json:"total"`
+		} `json:"data"`
+	}
+	raw, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(raw, &st); err != nil {
+		return sample{}, err
+	}
+	return sample{d: d, bytes: len(body), refs: st.Data.Total, inner: time.Duration(st.DurationMS * float64(time.Millisecond))}, nil
+}
+
+func (l *langhost) pid() int { return l.cmd.Process.Pid }
+
+func (l *langhost) close() { _ = l.cs.Close() }
+
+// ---- memory of a process tree
+
+// sampler records the summed RSS of a process and its descendants every
+// 50 ms.
+type sampler struct {
+	root int
+	done chan struct{}
+	wg   sync.WaitGroup
+
+	mu  sync.Mutex
+	max int64
+}
+
+func newSampler(root int) *sampler {
+	s := &sampler{root: root, done: make(chan struct{})}
+	s.sample()
+	s.wg.Go(func() {
+		t := time.NewTicker(50 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-s.done:
+				return
+			case <-t.C:
+				s.sample()
+			}
+		}
+	})
+	return s
+}
+
+func (s *sampler) sample() {
+	v := treeRSS(s.root)
+	s.mu.Lock()
+	s.max = max(s.max, v)
+	s.mu.Unlock()
+}
+
+func (s *sampler) peak() int64 {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.max
+}
+
+func (s *sampler) stop() {
+	close(s.done)
+	s.wg.Wait()
+}
+
+var pageSize = int64(os.Getpagesize())
+
+// treeRSS sums the resident memory of root and its descendants.
+func treeRSS(root int) int64 {
+	var sum int64
+	for _, p := range tree(root) {
+		sum += p.rss
+	}
+	return sum
+}
+
+// memory is a tree's summed RSS and PSS. RSS counts the pages processes
+// share (the same executable mapped by langhost's processes) once per
+// process; PSS divides them among the processes that share them.
+type memory struct{ rss, pss int64 }
+
+func treeMemory(root int) memory {
+	var m memory
+	for _, p := range tree(root) {
+		m.rss += p.rss
+		m.pss += pss(p.pid)
+	}
+	return m
+}
+
+// pss reads a process's proportional set size.
+func pss(pid int) int64 {
+	b, err := os.ReadFile(filepath.Join("/proc", strconv.Itoa(pid), "smaps_rollup"))
+	if err != nil {
+		return 0
+	}
+	for line := range strings.SplitSeq(string(b), "\n") {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "Pss:" {
+			kb, _ := strconv.ParseInt(f[1], 10, 64)
+			return kb << 10
+		}
+	}
+	return 0
+}
+
+// treeBreakdown describes the processes of a tree and their memory.
+func treeBreakdown(root int) string {
+	var parts []string
+	for _, p := range tree(root) {
+		parts = append(parts, fmt.Sprintf("%s %s (%s)", p.name, mib(p.rss), p.detail))
+	}
+	return strings.Join(parts, "; ")
+}
+
+type proc struct {
+	pid          int
+	name, detail string
+	rss          int64
+}
+
+// tree lists root and its descendants.
+func tree(root int) []proc {
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		return nil
+	}
+	children := map[int][]int{}
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(filepath.Join("/proc", e.Name(), "stat"))
+		if err != nil {
+			continue
+		}
+		// The command name may hold spaces and parentheses: the fields
+		// after it start after the last ")".
+		i := bytes.LastIndexByte(stat, ')')
+		if i < 0 {
+			continue
+		}
+		f := strings.Fields(string(stat[i+1:]))
+		if len(f) < 2 {
+			continue
+		}
+		ppid, _ := strconv.Atoi(f[1])
+		children[ppid] = append(children[ppid], pid)
+	}
+	var procs []proc
+	for todo := []int{root}; len(todo) > 0; {
+		pid := todo[len(todo)-1]
+		todo = append(todo[:len(todo)-1], children[pid]...)
+		dir := filepath.Join("/proc", strconv.Itoa(pid))
+		statm, err := os.ReadFile(filepath.Join(dir, "statm"))
+		if err != nil {
+			continue
+		}
+		f := strings.Fields(string(statm))
+		if len(f) < 2 {
+			continue
+		}
+		pages, _ := strconv.ParseInt(f[1], 10, 64)
+		name, _ := os.ReadFile(filepath.Join(dir, "cmdline"))
+		p := proc{pid: pid, name: strings.Join(strings.Fields(strings.ReplaceAll(string(name), "\x00", " ")), " "), rss: pages * pageSize}
+		if verbose {
+			status, _ := os.ReadFile(filepath.Join(dir, "status"))
+			for line := range strings.SplitSeq(string(status), "\n") {
+				if strings.HasPrefix(line, "RssAnon") || strings.HasPrefix(line, "RssFile") {
+					p.detail += strings.Join(strings.Fields(line), " ") + " "
+				}
+			}
+		}
+		procs = append(procs, p)
+	}
+	return procs
+}
+
+// ---- workspaces
+
+// goWorkspace copies golang.org/x/tools, at the version the gopls on PATH
+// was built with, into dir and downloads its dependencies.
+func goWorkspace(dir string) (ws, version string) {
+	gopls, err := exec.LookPath("gopls")
+	if err != nil {
+		log.Fatal("gopls is not on PATH; run scripts/install-tools.sh and put .tools/bin on PATH")
+	}
+	out := output("", "go", "version", "-m", gopls)
+	for line := range strings.SplitSeq(out, "\n") {
+		if f := strings.Fields(line); len(f) >= 3 && f[0] == "dep" && f[1] == "golang.org/x/tools" {
+			version = f[2]
+		}
+	}
+	if version == "" {
+		log.Fatalf("%s does not say which golang.org/x/tools it was built with", gopls)
+	}
+	var mod struct{ Dir string }
+	if err := json.Unmarshal([]byte(output("", "go", "mod", "download", "-json", "golang.org/x/tools@"+version)), &mod); err != nil || mod.Dir == "" {
+		log.Fatalf("downloading golang.org/x/tools@%s: %v", version, err)
+	}
+	ws = filepath.Join(dir, "x-tools")
+	if err := os.CopyFS(ws, os.DirFS(mod.Dir)); err != nil {
+		log.Fatal(err)
+	}
+	// The module cache is read-only; the copy need not be.
+	_ = filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
+		if err == nil {
+			mode := os.FileMode(0o644)
+			if d.IsDir() {
+				mode = 0o755
+			}
+			_ = os.Chmod(p, mode)
+		}
+		return nil
+	})
+	run(ws, "go", "mod", "download")
+	return ws, version
+}
+
+// pyWorkspace copies the standard library's email package into dir.
+func pyWorkspace(dir string) string {
+	stdlib := strings.TrimSpace(output("", "python3", "-c", `import sysconfig; print(sysconfig.get_paths()["stdlib"])`))
+	ws := filepath.Join(dir, "email")
+	if err := os.CopyFS(ws, os.DirFS(filepath.Join(stdlib, "email"))); err != nil {
+		log.Fatal(err)
+	}
+	// A marker so that langhost roots the server here (python.yaml's
+	// rootMarkers), as the raw server is.
+	if err := os.WriteFile(filepath.Join(ws, "pyproject.toml"), []byte("[project]\nname = \"email-bench\"\nversion = \"0\"\n"), 0o644); err != nil {
+		log.Fatal(err)
+	}
+	return ws
+}
+
+func countLines(dir, ext string) string {
+	n := 0
+	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() && d.Name() == "testdata" {
+			return filepath.SkipDir
+		}
+		if filepath.Ext(p) == ext {
+			if b, err := os.ReadFile(p); err == nil {
+				n += bytes.Count(b, []byte("\n"))
+			}
+		}
+		return nil
+	})
+	s := strconv.Itoa(n)
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
+}
+
+func run(dir, name string, args ...string) {
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Stdout, cmd.Stderr = dir, os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		log.Fatalf("%s %s: %v", name, strings.Join(args, " "), err)
+	}
+}
+
+func output(dir, name string, args ...string) string {
+	cmd := exec.Command(name, args...)
+	cmd.Dir, cmd.Stderr = dir, os.Stderr
+	out, err := cmd.Output()
+	if err != nil {
+		log.Fatalf("%s %s: %v", name, strings.Join(args, " "), err)
+	}
+	return string(out)
+}
+
+// ---- statistics
+
+func durations(s []sample) []time.Duration {
+	d := make([]time.Duration, len(s))
+	for i, x := range s {
+		d[i] = x.d
+	}
+	slices.Sort(d)
+	return d
+}
+
+func median(s []sample) time.Duration  { return quantile(durations(s), 0.5) }
+func slowest(s []sample) time.Duration { return quantile(durations(s), 1) }
+func p95(s []sample) time.Duration     { return quantile(durations(s), 0.95) }
+
+func quantile(d []time.Duration, q float64) time.Duration {
+	if len(d) == 0 {
+		return 0
+	}
+	return d[min(len(d)-1, int(q*float64(len(d))))]
+}
+
+func medianBytes(s []sample) int {
+	b := make([]int, len(s))
+	for i, x := range s {
+		b[i] = x.bytes
+	}
+	slices.Sort(b)
+	if len(b) == 0 {
+		return 0
+	}
+	return b[len(b)/2]
+}
+
+func refRange(s []sample) string {
+	if len(s) == 0 {
+		return "no"
+	}
+	lo, hi := s[0].refs, s[0].refs
+	for _, x := range s {
+		lo, hi = min(lo, x.refs), max(hi, x.refs)
+	}
+	return fmt.Sprintf("%d to %d", lo, hi)
+}
+
+func ms(d time.Duration) string {
+	if d < 0 {
+		return "(same server)"
+	}
+	return fmt.Sprintf("%.1f ms", float64(d.Microseconds())/1000)
+}
+
+func mib(b int64) string { return fmt.Sprintf("%.0f MiB", float64(b)/(1<<20)) }
+
+func kib(b int) string { return fmt.Sprintf("%.1f KiB", float64(b)/1024) }
