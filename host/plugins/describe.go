@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -128,12 +129,15 @@ func (m *Manager) describeProcess(ctx context.Context, launch Launch, path strin
 // more (a new Description field, a fix in validation).
 const describeFormat = 1
 
-// describeEntry is one cache file.
-type describeEntry struct {
-	Format      int                    `json:"format"`
-	Key         string                 `json:"key"`
-	Plugin      string                 `json:"plugin"` // the executable, for people looking at the cache
-	Description *pluginapi.Description `json:"description"`
+// describeHeader is the first line of a cache file; the description
+// follows it as JSON.
+type describeHeader struct {
+	Format int    `json:"format"`
+	Key    string `json:"key"`
+	Plugin string `json:"plugin"` // the executable, for people looking at the cache
+	// Sum is the SHA-256 of the rest of the file, which catches a file
+	// damaged in a way JSON still decodes.
+	Sum string `json:"sum"`
 }
 
 // describeKey names a plugin's description: its executable by path, size
@@ -220,25 +224,50 @@ func decodeDescription(data []byte, key string) (*pluginapi.Description, error) 
 	if len(data) > pluginapi.MaxDescriptionSize {
 		return nil, fmt.Errorf("more than %d bytes", pluginapi.MaxDescriptionSize)
 	}
-	var e describeEntry
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields()
-	if err := dec.Decode(&e); err != nil {
-		return nil, err
+	line, body, ok := bytes.Cut(data, []byte("\n"))
+	if !ok {
+		return nil, fmt.Errorf("no header line")
 	}
-	if dec.More() {
-		return nil, fmt.Errorf("data after the entry")
+	var h describeHeader
+	if err := strictUnmarshal(line, &h); err != nil {
+		return nil, fmt.Errorf("header: %w", err)
 	}
 	switch {
-	case e.Format != describeFormat:
-		return nil, fmt.Errorf("format %d, want %d", e.Format, describeFormat)
-	case e.Key != key:
-		return nil, fmt.Errorf("entry of key %q, want %q", e.Key, key)
+	case h.Format != describeFormat:
+		return nil, fmt.Errorf("format %d, want %d", h.Format, describeFormat)
+	case h.Key != key:
+		return nil, fmt.Errorf("entry of key %q, want %q", h.Key, key)
+	case h.Sum != checksum(body):
+		return nil, fmt.Errorf("checksum mismatch")
 	}
-	if err := e.Description.Validate(); err != nil {
+	var d pluginapi.Description
+	if err := strictUnmarshal(body, &d); err != nil {
 		return nil, err
 	}
-	return e.Description, nil
+	// It passed Validate before it was stored; decoding the schemas again
+	// would cost more than the rest of a CLI start.
+	if err := d.ValidateShape(); err != nil {
+		return nil, err
+	}
+	return &d, nil
+}
+
+// strictUnmarshal decodes exactly one JSON value with no unknown fields.
+func strictUnmarshal(data []byte, v any) error {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		return err
+	}
+	if dec.More() {
+		return fmt.Errorf("data after the JSON value")
+	}
+	return nil
+}
+
+func checksum(data []byte) string {
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
 }
 
 // staleDescription is how long a cache file may go unwritten before a
@@ -253,7 +282,12 @@ func (m *Manager) storeDescription(key, plugin string, d *pluginapi.Description,
 	if dir == "" {
 		return
 	}
-	data, err := json.Marshal(describeEntry{Format: describeFormat, Key: key, Plugin: plugin, Description: d})
+	body, err := json.Marshal(d)
+	var header []byte
+	if err == nil {
+		header, err = json.Marshal(describeHeader{Format: describeFormat, Key: key, Plugin: plugin, Sum: checksum(body)})
+	}
+	data := slices.Concat(header, []byte("\n"), body)
 	if err == nil {
 		if err = privfile.Dir(dir); err == nil {
 			err = privfile.Write(m.describePath(key), data)

@@ -56,12 +56,13 @@ func Plugin(s *spec.Semantic) (plugins.Launch, error) {
 // is for what stops every language: a cancelled ctx.
 func Register(ctx context.Context, reg *registry.Registry, set *spec.Set, ws *workspace.Root, manager *plugins.Manager, logger hclog.Logger) ([]*spec.FileError, error) {
 	var problems []*spec.FileError
+	memo := &schemaMemo{loads: map[string]func() (in, out *jsonschema.Schema){}}
 	for _, f := range set.Languages {
 		s := f.Semantic
 		if s == nil {
 			continue
 		}
-		err := register(ctx, reg, f, ws, manager, logger)
+		err := register(ctx, reg, f, ws, manager, memo, logger)
 		switch {
 		case err == nil:
 		case ctx.Err() != nil:
@@ -79,7 +80,7 @@ func Register(ctx context.Context, reg *registry.Registry, set *spec.Set, ws *wo
 }
 
 // register adds the tools of one language.
-func register(ctx context.Context, reg *registry.Registry, f *spec.File, ws *workspace.Root, manager *plugins.Manager, logger hclog.Logger) error {
+func register(ctx context.Context, reg *registry.Registry, f *spec.File, ws *workspace.Root, manager *plugins.Manager, memo *schemaMemo, logger hclog.Logger) error {
 	launch, err := Plugin(f.Semantic)
 	if err != nil {
 		return err
@@ -101,7 +102,7 @@ func register(ctx context.Context, reg *registry.Registry, f *spec.File, ws *wor
 	tools := make([]*registry.Tool, 0, len(desc.Operations))
 	ids := make(map[string]bool, len(desc.Operations))
 	for _, op := range desc.Operations {
-		t := tool(f, op, &pluginOp{manager: manager, spec: pspec, op: op.Name}, reg)
+		t := tool(f, op, &pluginOp{manager: manager, spec: pspec, op: op.Name}, reg, memo)
 		if reg.Has(t.ID) || ids[t.ID] {
 			return fmt.Errorf("plugin %s: operation %s: the tool id %s is taken", desc.Name, op.Name, t.ID)
 		}
@@ -121,13 +122,12 @@ func register(ctx context.Context, reg *registry.Registry, f *spec.File, ws *wor
 // <lang>.semantic_<op> when a CLI tool of the spec already has that id (a
 // spec's go.format runs gofmt; the language server's format is then
 // go.semantic_format).
-func tool(f *spec.File, op pluginapi.Operation, h registry.Handler, reg *registry.Registry) *registry.Tool {
+func tool(f *spec.File, op pluginapi.Operation, h registry.Handler, reg *registry.Registry, memo *schemaMemo) *registry.Tool {
 	readOnly := op.SideEffects == pluginapi.SideEffectsNone || op.SideEffects == ""
 	id := f.Language.ID + "." + op.Name
 	if reg.Has(id) {
 		id = f.Language.ID + ".semantic_" + op.Name
 	}
-	in, out := op.InputSchema, op.OutputSchema
 	return &registry.Tool{
 		ID:          id,
 		Language:    f.Language.ID,
@@ -135,11 +135,7 @@ func tool(f *spec.File, op pluginapi.Operation, h registry.Handler, reg *registr
 		Description: op.Description,
 		Kind:        registry.KindSemantic,
 		Categories:  []string{f.Language.ID, "semantic"},
-		// Decoding schemas is left to the first lookup: a run needs one
-		// tool's.
-		LoadSchemas: sync.OnceValues(func() (*jsonschema.Schema, *jsonschema.Schema) {
-			return schema(in), resultSchema(schema(out))
-		}),
+		LoadSchemas: memo.load(op.InputSchema, op.OutputSchema),
 		ReadOnly:     readOnly,
 		Idempotent:   readOnly,
 		SideEffects:  firstNonEmpty(op.SideEffects, pluginapi.SideEffectsNone),
@@ -150,9 +146,32 @@ func tool(f *spec.File, op pluginapi.Operation, h registry.Handler, reg *registr
 	}
 }
 
+// schemaMemo decodes each pair of schemas once, on first use, and shares
+// the result read-only between the tools that have it: every language the
+// same plugin serves has the same operations, decoding a JSON Schema takes
+// long, and a run needs one tool's schemas.
+type schemaMemo struct {
+	mu    sync.Mutex
+	loads map[string]func() (in, out *jsonschema.Schema)
+}
+
+func (m *schemaMemo) load(in, out json.RawMessage) func() (in, out *jsonschema.Schema) {
+	key := string(in) + "\x00" + string(out) // neither holds a NUL: they are JSON
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	f := m.loads[key]
+	if f == nil {
+		f = sync.OnceValues(func() (*jsonschema.Schema, *jsonschema.Schema) {
+			return schema(in), resultSchema(schema(out))
+		})
+		m.loads[key] = f
+	}
+	return f
+}
+
 // schema decodes a schema the description's validation accepted.
 func schema(raw json.RawMessage) *jsonschema.Schema {
-	if len(raw) == 0 {
+	if len(raw) == 0 || string(raw) == "null" {
 		return nil
 	}
 	var s jsonschema.Schema

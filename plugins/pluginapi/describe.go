@@ -48,7 +48,18 @@ var knownFailures = map[failure.Code]bool{
 // references), known side effects and failure codes. The error is a
 // failure.InvalidInput naming the operation and field. A plugin author can
 // call it in a test of Describe.
-func (d *Description) Validate() error {
+func (d *Description) Validate() error { return d.validate(true) }
+
+// ValidateShape checks what Validate does, except that it takes schemas
+// that are JSON objects within the limits without decoding them as JSON
+// Schema, which costs milliseconds per operation. It is for a description
+// that passed Validate before it was stored, such as the host's cache of
+// descriptions: a schema that is not JSON Schema then costs the tool its
+// input validation by the host (the plugin validates its input anyway),
+// never more.
+func (d *Description) ValidateShape() error { return d.validate(false) }
+
+func (d *Description) validate(schemas bool) error {
 	if d == nil {
 		return invalidDescription("", "description is empty")
 	}
@@ -62,13 +73,13 @@ func (d *Description) Validate() error {
 		return invalidDescription("operations", "describes %d operations, more than %d", len(d.Operations), MaxOperations)
 	}
 	seen := make(map[string]bool, len(d.Operations))
-	schemas := 0
+	size := 0
 	for i := range d.Operations {
 		op := &d.Operations[i]
-		if err := op.validate(); err != nil {
+		if err := op.validate(schemas); err != nil {
 			return err
 		}
-		if schemas += len(op.InputSchema) + len(op.OutputSchema); schemas > MaxSchemasSize {
+		if size += len(op.InputSchema) + len(op.OutputSchema); size > MaxSchemasSize {
 			return invalidDescription("operations", "the schemas take more than %d bytes", MaxSchemasSize)
 		}
 		if seen[op.Name] {
@@ -79,7 +90,7 @@ func (d *Description) Validate() error {
 	return nil
 }
 
-func (op *Operation) validate() error {
+func (op *Operation) validate(schemas bool) error {
 	if !validName(op.Name) {
 		return invalidDescription("operations.name", "operation name %q is not 1 to %d lower-case letters, digits or '_' starting with a letter", truncate(op.Name), MaxNameLength)
 	}
@@ -99,7 +110,7 @@ func (op *Operation) validate() error {
 			return invalidDescription(opField(op.Name, "failureCodes"), "unknown failure code %q", truncate(c))
 		}
 	}
-	in, err := checkSchema(opField(op.Name, "inputSchema"), op.InputSchema)
+	in, err := checkSchema(opField(op.Name, "inputSchema"), op.InputSchema, schemas)
 	if err != nil {
 		return err
 	}
@@ -111,22 +122,26 @@ func (op *Operation) validate() error {
 				Message: "plugin description: input schema does not resolve", Err: err}
 		}
 	}
-	_, err = checkSchema(opField(op.Name, "outputSchema"), op.OutputSchema)
+	_, err = checkSchema(opField(op.Name, "outputSchema"), op.OutputSchema, schemas)
 	return err
 }
 
-// checkSchema parses raw, which may be empty (any value), as a JSON Schema
-// object.
-func checkSchema(field string, raw json.RawMessage) (*jsonschema.Schema, error) {
+// checkSchema checks that raw, which may be empty or null (any value), is
+// a JSON object within MaxSchemaSize and, if decode is set, decodes it as a
+// JSON Schema, which it returns.
+func checkSchema(field string, raw json.RawMessage, decode bool) (*jsonschema.Schema, error) {
 	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 {
+	if len(raw) == 0 || string(raw) == "null" {
 		return nil, nil
 	}
 	if len(raw) > MaxSchemaSize {
 		return nil, invalidDescription(field, "schema is %d bytes, more than %d", len(raw), MaxSchemaSize)
 	}
-	if raw[0] != '{' {
+	if raw[0] != '{' || !json.Valid(raw) {
 		return nil, invalidDescription(field, "schema is not a JSON object")
+	}
+	if !decode {
+		return nil, nil
 	}
 	var s jsonschema.Schema
 	if err := json.Unmarshal(raw, &s); err != nil {

@@ -24,6 +24,11 @@ import (
 // stand-in language server: it blocks until killed.
 const ChildArg = "child"
 
+// DescribeEnv names a file whose content the agent returns from Describe,
+// as JSON, instead of its own description: tests give the host hostile
+// descriptions through it.
+const DescribeEnv = "TESTAGENT_DESCRIBE"
+
 // OpenConfig is the OpenRequest.Config the agent understands.
 type OpenConfig struct {
 	// Child starts a child process (a stand-in language server) whose PID
@@ -88,6 +93,17 @@ var operations = []pluginapi.Operation{
 
 // Describe implements pluginapi.Agent.
 func (a *Agent) Describe(ctx context.Context) (*pluginapi.Description, error) {
+	if file := os.Getenv(DescribeEnv); file != "" {
+		data, err := os.ReadFile(file)
+		if err != nil {
+			return nil, failure.Wrap(failure.Internal, err, "read the description")
+		}
+		var d pluginapi.Description
+		if err := json.Unmarshal(data, &d); err != nil {
+			return nil, failure.Wrap(failure.Internal, err, "decode the description")
+		}
+		return &d, nil
+	}
 	return &pluginapi.Description{Name: "testagent", Version: "1.0.0", Operations: operations}, nil
 }
 
