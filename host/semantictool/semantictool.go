@@ -129,13 +129,13 @@ func tool(f *spec.File, op pluginapi.Operation, h registry.Handler, reg *registr
 		id = f.Language.ID + ".semantic_" + op.Name
 	}
 	return &registry.Tool{
-		ID:          id,
-		Language:    f.Language.ID,
-		Name:        op.Name,
-		Description: op.Description,
-		Kind:        registry.KindSemantic,
-		Categories:  []string{f.Language.ID, "semantic"},
-		LoadSchemas: memo.load(op.InputSchema, op.OutputSchema),
+		ID:           id,
+		Language:     f.Language.ID,
+		Name:         op.Name,
+		Description:  op.Description,
+		Kind:         registry.KindSemantic,
+		Categories:   []string{f.Language.ID, "semantic"},
+		LoadSchemas:  memo.load(op.InputSchema, op.OutputSchema),
 		ReadOnly:     readOnly,
 		Idempotent:   readOnly,
 		SideEffects:  firstNonEmpty(op.SideEffects, pluginapi.SideEffectsNone),

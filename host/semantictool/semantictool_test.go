@@ -21,11 +21,11 @@ import (
 	"github.com/langhost/langhost/host/plugins"
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/host/semantictool"
+	"github.com/langhost/langhost/plugins/builtin"
 	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/pluginapi"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/langhost/langhost/plugins/roslyn/roslyntest"
-	"github.com/langhost/langhost/plugins/builtin"
 )
 
 // TestMain lets the test binary stand in for langhost in plugin mode: the
