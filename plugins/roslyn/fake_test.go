@@ -51,10 +51,16 @@ func (l *lockedBuffer) String() string {
 
 func startPeer(t *testing.T, env []string, args ...string) *peer {
 	t.Helper()
-	bin := roslyntest.Build(t)
 	if args == nil {
 		args = []string{"--stdio", "--logLevel", "Information", "--extensionLogDirectory", t.TempDir()}
 	}
+	return startPeerBin(t, roslyntest.Build(t), env, args...)
+}
+
+// startPeerBin starts the fake at bin, whose name says what it behaves
+// like.
+func startPeerBin(t *testing.T, bin string, env []string, args ...string) *peer {
+	t.Helper()
 	cmd := exec.Command(bin, args...)
 	cmd.Env = append(os.Environ(), env...)
 	stdin, err := cmd.StdinPipe()
@@ -275,6 +281,15 @@ func (p *peer) openAndWait(root string) {
 	if p.waitFor("workspace/projectInitializationComplete", 10*time.Second) == nil {
 		p.t.Fatal("no workspace/projectInitializationComplete within 10s")
 	}
+}
+
+func readText(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }
 
 func (p *peer) state() map[string]any {

@@ -1,13 +1,52 @@
 package semantic
 
 import (
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/langhost/langhost/plugins/roslyn/roslyntest"
 )
+
+// fakeConfig returns a config that runs plugins/roslyn/fakeroslyn, the
+// scripted Roslyn peer, with the roslyn dialect, and the file it logs
+// every message it receives to (with its load state). mode picks how it
+// misbehaves, through its environment:
+//
+//	roslyn     not at all
+//	exit       exits with status 3 on the first request
+//	hang       never answers initialize
+//	hostile    answers rename with the edit in $FAKEROSLYN_RENAME_EDIT
+//	malformed  answers the first workspace/symbol request of the test
+//	           with a Content-Length that is not a number, then lingers
+//	           until killed
+func fakeConfig(t *testing.T, mode string) (Config, string) {
+	t.Helper()
+	dir := t.TempDir()
+	logPath := filepath.Join(dir, "fake.log")
+	t.Setenv("FAKEROSLYN_LOG", logPath)
+	t.Setenv("FAKEROSLYN_LOAD_DELAY", "100ms")
+	switch mode {
+	case "roslyn", "hostile":
+	case "exit":
+		t.Setenv("FAKEROSLYN_EXIT_AFTER", "0")
+	case "hang":
+		t.Setenv("FAKEROSLYN_NEVER_ANSWER", "initialize")
+	case "malformed":
+		t.Setenv("FAKEROSLYN_MALFORMED_ONCE", filepath.Join(dir, "malformed.done"))
+	default:
+		t.Fatalf("unknown fake mode %q", mode)
+	}
+	return Config{
+		Command:     roslyntest.Build(t),
+		Args:        []string{"--stdio", "--logLevel", "Information", "--extensionLogDirectory", filepath.Join(dir, "logs")},
+		Dialect:     DialectRoslyn,
+		LanguageIDs: map[string]string{".cs": "csharp"},
+	}, logPath
+}
 
 // TestFakeRoslyn runs the roslyn dialect against plugins/roslyn/fakeroslyn,
 // the scripted peer that replays Roslyn's handshake and message shapes.
@@ -46,4 +85,106 @@ func TestFakeRoslyn(t *testing.T) {
 	// Type hierarchy exists only in 2026+ builds; the default fake lacks it.
 	_, err := invoke(t, e, "type_hierarchy", map[string]any{"symbol": "Circle"})
 	wantCode(t, err, failure.Unsupported, "")
+}
+
+// csharpServers are the C# servers as the shipped csharp.yaml lists them:
+// roslyn-language-server when installed, else csharp-ls.
+var csharpServers = Config{Servers: []Config{
+	{Command: "roslyn-language-server", Args: []string{"--stdio", "--logLevel", "Information", "--extensionLogDirectory", ".langhost/roslyn-logs"},
+		Dialect: DialectRoslyn, RootMarkers: []string{"*.sln", "*.slnx", "*.csproj"}, LanguageIDs: map[string]string{".cs": "csharp"}},
+	{Command: "csharp-ls", Dialect: DialectCSharpLS, RootMarkers: []string{"*.sln", "*.slnx", "*.csproj"}, LanguageIDs: map[string]string{".cs": "csharp"}},
+}}
+
+// Without roslyn-language-server the engine runs csharp-ls, with the
+// csharp-ls dialect: it opens nothing (csharp-ls finds the solution), does
+// not wait for Roslyn's projectInitializationComplete, and its first call
+// sees the loaded solution. The server is fakeroslyn installed as
+// csharp-ls, which then behaves like csharp-ls.
+func TestCSharpLSWhenRoslynIsMissing(t *testing.T) {
+	logPath := filepath.Join(t.TempDir(), "fake.log")
+	t.Setenv("FAKEROSLYN_LOG", logPath)
+	t.Setenv("FAKEROSLYN_LOAD_DELAY", "300ms")
+	t.Setenv("PATH", roslyntest.Install(t, "csharp-ls")) // no roslyn-language-server
+	root := copyTree(t, filepath.Join("..", "roslyn", "testdata", "Shapes"))
+	e := openEngine(t, root, "csharp", csharpServers)
+
+	st, err := e.Status(t.Context())
+	if err != nil || st.Server != "csharp-ls" || !st.Ready {
+		t.Fatalf("status = %+v, %v; want csharp-ls ready", st, err)
+	}
+	out := mustInvoke(t, e, "find_implementations", map[string]any{"symbol": "IShape"})
+	if got := locOf(t, out, "implementations.0"); got != "src/Shapes/Circle.cs:3:14" {
+		t.Errorf("implementations = %s", dump(out))
+	}
+	out = mustInvoke(t, e, "find_references", map[string]any{"symbol": "Circle", "kind": "class"})
+	if total, _ := get(t, out, "total").(int); total == 0 {
+		t.Errorf("references = %s", dump(out))
+	}
+	diag := mustInvoke(t, e, "diagnostics", map[string]any{"file": "src/Shapes.App/Broken.cs"})
+	if get(t, diag, "diagnostics.0.line") != 7 || get(t, diag, "diagnostics.0.code") != "CS1002" {
+		t.Errorf("diagnostics = %s", dump(diag))
+	}
+	// csharp-ls has type hierarchy.
+	mustInvoke(t, e, "type_hierarchy", map[string]any{"symbol": "Circle", "kind": "class"})
+
+	log := readLog(t, logPath)
+	for _, bad := range []string{"solution/open", "project/open", "does not know"} {
+		if strings.Contains(log, bad) {
+			t.Errorf("the client sent Roslyn's notifications to csharp-ls (%q in its log):\n%s", bad, log)
+		}
+	}
+	for _, want := range []string{"request workspace/symbol held until the solution has loaded", "solution loaded"} {
+		if !strings.Contains(log, want) {
+			t.Errorf("fake log lacks %q:\n%s", want, log)
+		}
+	}
+	// Start-up waited for the load: no operation reached the server
+	// before it.
+	loaded := strings.Index(log, "solution loaded")
+	for _, l := range strings.Split(log[:max(loaded, 0)], "\n") {
+		if strings.Contains(l, "request textDocument/") {
+			t.Errorf("a request reached csharp-ls before its solution loaded: %s", l)
+		}
+	}
+}
+
+// With neither server installed, the error names both.
+func TestNoCSharpServerInstalled(t *testing.T) {
+	t.Setenv("PATH", t.TempDir())
+	err := openErr(t, csharpServers, t.TempDir())
+	fe := wantCode(t, err, failure.Precondition, "")
+	for _, want := range []string{`"roslyn-language-server", "csharp-ls"`, "langhost prereqs --check x"} {
+		if !strings.Contains(fe.Error(), want) {
+			t.Errorf("error %q lacks %q", fe.Error(), want)
+		}
+	}
+}
+
+// readLog returns the fake's log.
+func readLog(t *testing.T, path string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+// logHas reports whether the lines of log contain each of want, in order.
+func logHas(log string, want ...string) bool {
+	lines := strings.Split(log, "\n")
+	i := 0
+	for _, w := range want {
+		j := slices.IndexFunc(lines[i:], func(l string) bool { return strings.Contains(l, w) })
+		if j < 0 {
+			return false
+		}
+		i += j + 1
+	}
+	return true
+}
+
+// rng is an LSP range on the wire (0-based).
+func rng(l1, c1, l2, c2 int) map[string]any {
+	return map[string]any{"start": map[string]int{"line": l1, "character": c1}, "end": map[string]int{"line": l2, "character": c2}}
 }

@@ -424,8 +424,9 @@ func TestHostileServerEdits(t *testing.T) {
 	os.Symlink(filepath.Join(outside, "victim.txt"), filepath.Join(root, "link.cs"))
 	os.Symlink(filepath.Join(outside, "created.txt"), filepath.Join(root, "dangling.cs"))
 	editFile := filepath.Join(t.TempDir(), "edit.json")
-	t.Setenv("LANGHOST_FAKE_EDIT_FILE", editFile)
-	cfg, _ := fakeConfig(t, "hostile")
+	writeFile(t, filepath.Join(root, "App.csproj"), `<Project Sdk="Microsoft.NET.Sdk"></Project>`)
+	cfg, logPath := fakeConfig(t, "hostile")
+	t.Setenv("FAKEROSLYN_RENAME_EDIT", editFile)
 	e := openEngine(t, root, "csharp", cfg)
 
 	tests := []struct {
@@ -461,5 +462,9 @@ func TestHostileServerEdits(t *testing.T) {
 				t.Errorf("a file was created outside the workspace")
 			}
 		})
+	}
+	// The edits were refused, not the renames: the server was asked.
+	if n := strings.Count(readLog(t, logPath), "request textDocument/rename (load ready)"); n != len(tests) {
+		t.Errorf("the server answered %d renames, want %d", n, len(tests))
 	}
 }

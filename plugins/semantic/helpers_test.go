@@ -148,14 +148,6 @@ func tsEngine(t *testing.T) (*Engine, string) {
 }
 
 func TestMain(m *testing.M) {
-	if len(os.Args) > 2 && os.Args[1] == "fake-lsp" {
-		logPath := ""
-		if len(os.Args) > 3 {
-			logPath = os.Args[3]
-		}
-		runFakeServer(os.Args[2], logPath)
-		return
-	}
 	code := m.Run()
 	for _, s := range []*shared{&sharedGo, &sharedPy, &sharedTS} {
 		if s.e != nil {

@@ -15,7 +15,7 @@ import (
 // and is replaced by a fresh server on the next call.
 func TestMalformedServerOutputRestarts(t *testing.T) {
 	root := t.TempDir()
-	os.WriteFile(filepath.Join(root, "App.csproj"), []byte("<Project/>"), 0o644)
+	os.WriteFile(filepath.Join(root, "App.csproj"), []byte(`<Project Sdk="Microsoft.NET.Sdk"></Project>`), 0o644)
 	os.WriteFile(filepath.Join(root, "Circle.cs"), []byte("public class Circle {\n    Circle c;\n}\n"), 0o644)
 	cfg, _ := fakeConfig(t, "malformed")
 	cfg.Dialect = DialectRoslyn

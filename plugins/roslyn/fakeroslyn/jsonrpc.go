@@ -93,6 +93,14 @@ func (w *writer) write(v any) error {
 	return err
 }
 
+// raw writes bytes as they are, for answers that break the framing.
+func (w *writer) raw(b string) error {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	_, err := io.WriteString(w.w, b)
+	return err
+}
+
 func (w *writer) reply(id json.RawMessage, result any) error {
 	return w.write(struct {
 		JSONRPC string          `json:"jsonrpc"`

@@ -6,9 +6,11 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"io/fs"
 	"net/url"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -47,6 +49,12 @@ type server struct {
 	requests  int // counted for FAKEROSLYN_EXIT_AFTER
 	navigated int // counted for FAKEROSLYN_FAIL_30099
 	failed    int
+
+	root        string     // the client's rootUri, as a path
+	pullDiags   bool       // the client can pull diagnostics
+	held        []*message // csharp-ls: requests waiting for the solution
+	replay      []*message // held requests to handle now that it loaded
+	loadedCount int        // times loading finished
 }
 
 type serverRequest struct {
@@ -82,6 +90,7 @@ func newServer(cfg *config, stdout, stderr io.Writer) (*server, error) {
 		events: make(chan func(), 64), pending: map[int]*serverRequest{},
 		config: map[string]json.RawMessage{}, loadState: "none", idx: newIndex(),
 	}
+	var logs []io.Writer
 	if cfg.logDir != "" {
 		if err := os.MkdirAll(cfg.logDir, 0o755); err != nil {
 			return nil, fmt.Errorf("--extensionLogDirectory: %w", err)
@@ -90,7 +99,18 @@ func newServer(cfg *config, stdout, stderr io.Writer) (*server, error) {
 		if err != nil {
 			return nil, fmt.Errorf("--extensionLogDirectory: %w", err)
 		}
-		s.log = f
+		logs = append(logs, f)
+	}
+	if cfg.logFile != "" {
+		// Appended to: a test may start several servers in turn.
+		f, err := os.OpenFile(cfg.logFile, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o644)
+		if err != nil {
+			return nil, fmt.Errorf("FAKEROSLYN_LOG: %w", err)
+		}
+		logs = append(logs, f)
+	}
+	if len(logs) > 0 {
+		s.log = io.MultiWriter(logs...)
 	}
 	return s, nil
 }
@@ -127,8 +147,15 @@ func (s *server) serve(stdin io.Reader) int {
 			}
 		}
 	}()
-	s.logf("Language server started (fake Roslyn), logLevel=%s", s.cfg.logLevel)
+	s.logf("Language server started (fake %s), logLevel=%s", s.cfg.flavor, s.cfg.logLevel)
 	for {
+		for len(s.replay) > 0 {
+			m := s.replay[0]
+			s.replay = s.replay[1:]
+			if code, exit := s.handle(m); exit {
+				return code
+			}
+		}
 		select {
 		case f := <-s.events:
 			f()
@@ -155,9 +182,23 @@ func (s *server) serve(stdin io.Reader) int {
 func (s *server) handle(m *message) (code int, exit bool) {
 	switch {
 	case m.isRequest():
+		if s.cfg.neverAnswer[m.Method] {
+			s.logf("request %s: never answered (FAKEROSLYN_NEVER_ANSWER)", m.Method)
+			return 0, false
+		}
+		if s.holds(m) {
+			s.logf("request %s held until the solution has loaded", m.Method)
+			s.held = append(s.held, m)
+			return 0, false
+		}
+		s.logf("request %s (load %s)", m.Method, s.loadState)
+		if m.Method == "workspace/symbol" && s.malformed() {
+			// Linger, deaf to stdin's EOF, until killed.
+			time.Sleep(time.Hour)
+		}
 		if m.Method != "fakeroslyn/state" {
 			s.requests++
-			if s.cfg.exitAfter > 0 && s.requests > s.cfg.exitAfter {
+			if s.cfg.exitAfter >= 0 && s.requests > s.cfg.exitAfter {
 				fmt.Fprintf(s.stderr, "[fakeroslyn] FAKEROSLYN_EXIT_AFTER=%d reached at %s; exiting abruptly\n", s.cfg.exitAfter, m.Method)
 				return 3, true
 			}
@@ -169,6 +210,7 @@ func (s *server) handle(m *message) (code int, exit bool) {
 			s.check(s.out.reply(m.ID, result))
 		}
 	case m.isNotification():
+		s.logf("notification %s (load %s)", m.Method, s.loadState)
 		if m.Method == "exit" {
 			if s.shutdown {
 				return 0, true
@@ -180,6 +222,29 @@ func (s *server) handle(m *message) (code int, exit bool) {
 		s.clientReply(m)
 	}
 	return 0, false
+}
+
+// holds reports whether a request must wait for the solution: csharp-ls
+// answers requests that need it once it has loaded.
+func (s *server) holds(m *message) bool {
+	return s.cfg.flavor == flavorCSharpLS && (navigation[m.Method] || gated[m.Method]) &&
+		(s.loadState == "none" || s.loadState == "loading")
+}
+
+// malformed sends a response with a broken header, once per
+// FAKEROSLYN_MALFORMED_ONCE file, and reports whether it did.
+func (s *server) malformed() bool {
+	if s.cfg.malformedOnce == "" {
+		return false
+	}
+	f, err := os.OpenFile(s.cfg.malformedOnce, os.O_CREATE|os.O_EXCL|os.O_WRONLY, 0o644)
+	if err != nil {
+		return false
+	}
+	f.Close()
+	s.logf("FAKEROSLYN_MALFORMED_ONCE: answering with a broken header")
+	s.check(s.out.raw("Content-Length: lots\r\n\r\n{}"))
+	return true
 }
 
 func (s *server) check(err error) {
@@ -227,7 +292,7 @@ func (s *server) request(m *message) (any, *rpcError) {
 	if hierarchy && !s.cfg.hierarchy {
 		return nil, &rpcError{Code: codeMethodNotFound, Message: "Method not found: " + m.Method}
 	}
-	if navigation[m.Method] {
+	if navigation[m.Method] && s.cfg.flavor == flavorRoslyn {
 		s.navigated++
 		if s.navigated <= s.cfg.fail30099 {
 			s.failed++
@@ -238,6 +303,13 @@ func (s *server) request(m *message) (any, *rpcError) {
 	if (navigation[m.Method] || gated[m.Method]) && s.loadState != "ready" {
 		s.logf("%s before project initialization completed: empty result", m.Method)
 		return emptyResult(m.Method), nil
+	}
+	if m.Method == "textDocument/rename" && s.cfg.renameEdit != "" {
+		edit, err := os.ReadFile(s.cfg.renameEdit)
+		if err != nil {
+			return nil, &rpcError{Code: codeInternalError, Message: err.Error()}
+		}
+		return json.RawMessage(edit), nil
 	}
 	h, ok := handlers[m.Method]
 	if !ok {
@@ -262,7 +334,8 @@ func emptyResult(method string) any {
 
 func (s *server) initialize(params json.RawMessage) (any, *rpcError) {
 	var p struct {
-		ProcessID    *int `json:"processId"`
+		ProcessID    *int   `json:"processId"`
+		RootURI      string `json:"rootUri"`
 		Capabilities struct {
 			Workspace struct {
 				DidChangeWatchedFiles struct {
@@ -278,6 +351,7 @@ func (s *server) initialize(params json.RawMessage) (any, *rpcError) {
 						Properties []string `json:"properties"`
 					} `json:"resolveSupport"`
 				} `json:"codeAction"`
+				Diagnostic json.RawMessage `json:"diagnostic"`
 			} `json:"textDocument"`
 			Window struct {
 				WorkDoneProgress bool `json:"workDoneProgress"`
@@ -288,6 +362,10 @@ func (s *server) initialize(params json.RawMessage) (any, *rpcError) {
 		return nil, &rpcError{Code: codeInvalidParams, Message: "initialize: " + err.Error()}
 	}
 	c := p.Capabilities
+	if root, err := fileURIPath(p.RootURI); err == nil {
+		s.root = root
+	}
+	s.pullDiags = len(c.TextDocument.Diagnostic) > 0 && string(c.TextDocument.Diagnostic) != "null"
 	s.clientCaps = clientCapabilities{
 		watchedFilesDynamic: c.Workspace.DidChangeWatchedFiles.DynamicRegistration,
 		workDoneProgress:    c.Window.WorkDoneProgress,
@@ -324,6 +402,17 @@ func (s *server) initialize(params json.RawMessage) (any, *rpcError) {
 		caps["typeHierarchyProvider"] = true
 		caps["callHierarchyProvider"] = true
 	}
+	if s.cfg.flavor == flavorCSharpLS {
+		// csharp-ls pushes diagnostics to clients that cannot pull them.
+		if !s.pullDiags {
+			delete(caps, "diagnosticProvider")
+		}
+		s.check(s.out.notify("window/logMessage", map[string]any{"type": 3, "message": "csharp-ls: initializing, version " + fakeVersion}))
+		return map[string]any{
+			"capabilities": caps,
+			"serverInfo":   map[string]any{"name": "csharp-ls", "version": fakeVersion},
+		}, nil
+	}
 	return map[string]any{
 		"capabilities": caps,
 		"serverInfo":   map[string]any{"name": "fakeroslyn", "version": "5.0.0-fake"},
@@ -339,6 +428,26 @@ func (s *server) notification(m *message) {
 	case "initialized":
 		s.initialized = true
 		s.afterInitialized()
+	case "solution/open", "project/open":
+		if s.cfg.flavor == flavorCSharpLS {
+			s.problem(fmt.Sprintf("csharp-ls does not know %s: it finds and loads the solution itself", m.Method))
+			return
+		}
+		s.openNotification(m)
+	case "textDocument/didOpen", "textDocument/didChange", "textDocument/didClose", "textDocument/didSave",
+		"workspace/didChangeWatchedFiles":
+		s.documentSync(m.Method, m.Params)
+		s.pushDiagnostics(m.Method, m.Params)
+	case "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration":
+		// Requests are answered synchronously, so there is nothing to cancel.
+	default:
+		s.logf("unhandled notification %s", m.Method)
+	}
+}
+
+// openNotification handles Roslyn's solution/open and project/open.
+func (s *server) openNotification(m *message) {
+	switch m.Method {
 	case "solution/open":
 		var p struct {
 			Solution string `json:"solution"`
@@ -357,13 +466,6 @@ func (s *server) notification(m *message) {
 			return
 		}
 		s.open(&OpenedWorkspace{Projects: p.Projects})
-	case "textDocument/didOpen", "textDocument/didChange", "textDocument/didClose", "textDocument/didSave",
-		"workspace/didChangeWatchedFiles":
-		s.documentSync(m.Method, m.Params)
-	case "$/cancelRequest", "$/setTrace", "workspace/didChangeConfiguration":
-		// Requests are answered synchronously, so there is nothing to cancel.
-	default:
-		s.logf("unhandled notification %s", m.Method)
 	}
 }
 
@@ -401,6 +503,10 @@ func (s *server) afterInitialized() {
 	} else {
 		s.problem("client does not support dynamic registration of workspace/didChangeWatchedFiles; file watching disabled")
 	}
+	if s.cfg.flavor == flavorCSharpLS {
+		s.afterInitializedCSharpLS()
+		return
+	}
 	var items []any
 	for _, sec := range configurationSections {
 		items = append(items, map[string]any{"section": sec})
@@ -415,6 +521,11 @@ func (s *server) afterInitialized() {
 			s.config[configurationSections[i]] = v
 		}
 	})
+	s.createProgress()
+}
+
+// createProgress asks the client for the work-done token of loading.
+func (s *server) createProgress() {
 	if s.clientCaps.workDoneProgress {
 		token := "fakeroslyn-load-" + strconv.Itoa(os.Getpid())
 		s.sendRequest("window/workDoneProgress/create", map[string]any{"token": token}, func(json.RawMessage) {
@@ -426,6 +537,103 @@ func (s *server) afterInitialized() {
 			}
 		})
 	}
+}
+
+// afterInitializedCSharpLS is what csharp-ls does once the client said
+// initialized: it asks for its "csharp" settings (which may name the
+// solution) and starts loading shortly after.
+func (s *server) afterInitializedCSharpLS() {
+	s.sendRequest("workspace/configuration", map[string]any{"items": []any{map[string]any{"section": "csharp"}}}, func(result json.RawMessage) {
+		var values []struct {
+			Solution string `json:"solution"`
+		}
+		if err := json.Unmarshal(result, &values); err != nil || len(values) != 1 {
+			s.problem(fmt.Sprintf("workspace/configuration: want an array of 1 value, got %s", result))
+			return
+		}
+		s.config["csharp"] = result
+		if s.cfg.solution == "" {
+			s.cfg.solution = values[0].Solution
+		}
+	})
+	s.createProgress()
+	s.after(100*time.Millisecond, s.findAndLoad)
+}
+
+// findAndLoad loads what csharp-ls loads: the solution named by --solution
+// or the csharp.solution setting, else the solution under the root with
+// the most projects, else every project under the root.
+func (s *server) findAndLoad() {
+	root := s.root
+	if root == "" {
+		root, _ = os.Getwd()
+	}
+	sol := s.cfg.solution
+	if sol != "" && !filepath.IsAbs(sol) {
+		sol = filepath.Join(root, sol)
+	}
+	if sol == "" {
+		sol = preferredSolution(findFiles(root, ".sln", ".slnx"))
+	}
+	if sol != "" {
+		s.open(&OpenedWorkspace{Solution: pathToURI(sol)})
+		return
+	}
+	var uris []string
+	for _, p := range findFiles(root, ".csproj") {
+		uris = append(uris, pathToURI(p))
+	}
+	if len(uris) == 0 {
+		s.loadFailed("csharp-ls: no or .csproj/.fsproj or sln files found on " + root)
+		return
+	}
+	s.open(&OpenedWorkspace{Projects: uris})
+}
+
+// loadFailed ends a csharp-ls load that found nothing to load: requests
+// held for it get empty answers.
+func (s *server) loadFailed(msg string) {
+	s.logf("%s", msg)
+	s.check(s.out.notify("window/showMessage", map[string]any{"type": 1, "message": msg}))
+	s.loadState = "failed"
+	s.release()
+}
+
+// release lets the held requests through.
+func (s *server) release() {
+	s.replay = append(s.replay, s.held...)
+	s.held = nil
+}
+
+// findFiles lists the files under root with one of the extensions, in
+// lexical order, skipping node_modules as csharp-ls does.
+func findFiles(root string, exts ...string) []string {
+	var out []string
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		switch {
+		case err != nil:
+			return nil
+		case d.IsDir() && d.Name() == "node_modules":
+			return filepath.SkipDir
+		case d.Type().IsRegular() && slices.Contains(exts, filepath.Ext(p)):
+			out = append(out, p)
+		}
+		return nil
+	})
+	return out
+}
+
+// preferredSolution is the solution with the most projects, the first of
+// equals; "" when there is none that parses.
+func preferredSolution(paths []string) string {
+	best, most := "", -1
+	for _, p := range paths {
+		sol, err := dotnet.ParseSolution(filepath.Dir(p), p)
+		if err == nil && len(sol.Projects) > most {
+			best, most = p, len(sol.Projects)
+		}
+	}
+	return best
 }
 
 // sendRequest sends a server->client request and records the answer.
@@ -476,13 +684,16 @@ func (s *server) open(w *OpenedWorkspace) {
 	if w.Solution != "" {
 		path, err := uriToPath(w.Solution)
 		if err != nil {
-			s.problem(fmt.Sprintf("solution/open: %v", err))
+			s.openFailed(fmt.Sprintf("solution/open: %v", err))
 			return
 		}
 		s.logf("[LanguageServerProjectSystem] Loading %s...", path)
+		if s.cfg.flavor == flavorCSharpLS {
+			s.check(s.out.notify("window/logMessage", map[string]any{"type": 3, "message": fmt.Sprintf("csharp-ls: Loading solution %q...", path)}))
+		}
 		sol, err := dotnet.ParseSolution(filepath.Dir(path), path)
 		if err != nil {
-			s.problem(fmt.Sprintf("solution/open: failed to load %s: %v", path, err))
+			s.openFailed(fmt.Sprintf("solution/open: failed to load %s: %v", path, err))
 			return
 		}
 		for _, p := range sol.Projects {
@@ -535,16 +746,67 @@ func (s *server) open(w *OpenedWorkspace) {
 	}
 	s.after(s.cfg.loadDelay, func() {
 		s.loadState = "ready"
+		s.loadedCount++
 		if s.progressOn {
 			s.check(s.out.notify("$/progress", map[string]any{"token": s.progress, "value": map[string]any{
 				"kind": "end", "message": fmt.Sprintf("Loaded %d documents", len(s.idx.files)),
 			}}))
+		}
+		if s.cfg.flavor == flavorCSharpLS {
+			// csharp-ls says so in its log, answers what it held, and
+			// pushes the diagnostics of open documents.
+			s.check(s.out.notify("window/logMessage", map[string]any{"type": 3, "message": "csharp-ls: Finished loading solution"}))
+			s.logf("solution loaded: %d documents", len(s.idx.files))
+			s.release()
+			for uri, f := range s.idx.files {
+				if f.Version != nil {
+					s.publishDiagnostics(uri)
+				}
+			}
+			return
 		}
 		s.check(s.out.notify("window/logMessage", map[string]any{"type": 3,
 			"message": fmt.Sprintf("[LanguageServerProjectSystem] Completed (re)load of all projects in %s", time.Since(start).Round(time.Millisecond))}))
 		s.check(s.out.notify("workspace/projectInitializationComplete", map[string]any{}))
 		s.logf("project initialization complete: %d documents", len(s.idx.files))
 	})
+}
+
+// openFailed reports a solution that cannot be loaded; csharp-ls then
+// answers what it held, emptily.
+func (s *server) openFailed(msg string) {
+	if s.cfg.flavor == flavorCSharpLS {
+		s.loadFailed("csharp-ls: " + msg)
+		return
+	}
+	s.problem(msg)
+}
+
+// pushDiagnostics publishes the diagnostics of a document the client
+// opened or changed, when the fake is csharp-ls, the solution has loaded
+// and the client cannot pull them.
+func (s *server) pushDiagnostics(method string, params json.RawMessage) {
+	if method != "textDocument/didOpen" && method != "textDocument/didChange" {
+		return
+	}
+	var p struct {
+		TextDocument textDocumentIdentifier `json:"textDocument"`
+	}
+	if json.Unmarshal(params, &p) == nil && s.loadState == "ready" {
+		s.publishDiagnostics(p.TextDocument.URI)
+	}
+}
+
+func (s *server) publishDiagnostics(uri string) {
+	f := s.idx.files[uri]
+	if s.cfg.flavor != flavorCSharpLS || s.pullDiags || f == nil {
+		return
+	}
+	params := map[string]any{"uri": uri, "diagnostics": missingSemicolons(f)}
+	if f.Version != nil {
+		params["version"] = *f.Version
+	}
+	s.check(s.out.notify("textDocument/publishDiagnostics", params))
 }
 
 func (s *server) beginProgress() {
@@ -584,6 +846,8 @@ type State struct {
 	Configuration map[string]json.RawMessage `json:"configuration"`
 	Problems      []string                   `json:"problems"`
 	Progress      bool                       `json:"progress"`
+	Flavor        string                     `json:"flavor"`
+	Held          int                        `json:"held"` // csharp-ls: requests waiting for the solution
 }
 
 func (s *server) state() *State {
@@ -591,6 +855,7 @@ func (s *server) state() *State {
 		Initialized: s.initialized, LoadState: s.loadState, Opened: s.opened, Documents: len(s.idx.files),
 		Requests: s.requests, Failed30099: s.failed, ClientReplies: append([]ClientReply{}, s.replies...),
 		PendingServer: []string{}, Configuration: s.config, Problems: append([]string{}, s.problems...), Progress: s.progressOn,
+		Flavor: s.cfg.flavor, Held: len(s.held),
 	}
 	for _, r := range s.pending {
 		st.PendingServer = append(st.PendingServer, r.method)

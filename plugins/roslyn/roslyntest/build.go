@@ -51,3 +51,15 @@ func Build(t testing.TB) string {
 	}
 	return dst
 }
+
+// Install puts the fake on a directory of its own under name (e.g.
+// "roslyn-language-server", or "csharp-ls" to make it behave like
+// csharp-ls) and returns the directory, for PATH.
+func Install(t testing.TB, name string) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Link(Build(t), filepath.Join(dir, name)); err != nil {
+		t.Fatalf("install fakeroslyn as %s: %v", name, err)
+	}
+	return dir
+}
