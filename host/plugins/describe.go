@@ -7,7 +7,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"fmt"
-	"io"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,7 +17,9 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 
+	"github.com/langhost/langhost/internal/atomicfile"
 	"github.com/langhost/langhost/internal/privfile"
+	"github.com/langhost/langhost/internal/safefile"
 	"github.com/langhost/langhost/plugins/pluginapi"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
@@ -195,24 +197,15 @@ func (m *Manager) loadDescription(key string, logger hclog.Logger) *pluginapi.De
 }
 
 func readDescription(path, key string) (*pluginapi.Description, error) {
-	// Lstat first: opening a named pipe would block, and a symlink could
-	// point anywhere.
+	// The cache writes regular files only: a symlink is not ours.
 	fi, err := os.Lstat(path)
 	if err != nil {
 		return nil, err
 	}
-	if !fi.Mode().IsRegular() {
-		return nil, fmt.Errorf("not a regular file (%s)", fi.Mode().Type())
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		return nil, fmt.Errorf("a symlink")
 	}
-	if fi.Size() > pluginapi.MaxDescriptionSize {
-		return nil, fmt.Errorf("%d bytes, more than %d", fi.Size(), pluginapi.MaxDescriptionSize)
-	}
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	data, err := io.ReadAll(io.LimitReader(f, pluginapi.MaxDescriptionSize+1))
+	data, err := safefile.ReadRegular(path, pluginapi.MaxDescriptionSize)
 	if err != nil {
 		return nil, err
 	}
@@ -290,7 +283,7 @@ func (m *Manager) storeDescription(key, plugin string, d *pluginapi.Description,
 	data := slices.Concat(header, []byte("\n"), body)
 	if err == nil {
 		if err = privfile.Dir(dir); err == nil {
-			err = privfile.Write(m.describePath(key), data)
+			err = atomicfile.WriteFile(m.describePath(key), data, 0o600)
 		}
 	}
 	if err != nil {
