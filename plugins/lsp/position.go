@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"net/url"
@@ -31,11 +32,14 @@ type Mapper struct {
 // NewMapper indexes content's lines. Lines end at "\n"; a trailing "\r" is
 // part of the line terminator.
 func NewMapper(content []byte) *Mapper {
-	starts := []int{0}
-	for i, b := range content {
-		if b == '\n' {
-			starts = append(starts, i+1)
+	starts := make([]int, 1, bytes.Count(content, []byte{'\n'})+1)
+	for i := 0; ; {
+		j := bytes.IndexByte(content[i:], '\n')
+		if j < 0 {
+			break
 		}
+		i += j + 1
+		starts = append(starts, i)
 	}
 	return &Mapper{content: content, lineStarts: starts}
 }
