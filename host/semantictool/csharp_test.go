@@ -104,3 +104,23 @@ func TestCSharpServerMissing(t *testing.T) {
 		t.Errorf("err = %v, want precondition_failed naming the missing server", err)
 	}
 }
+
+// TestCSharpLSThroughPlugin runs the shipped csharp.yaml with only csharp-ls
+// installed: the plugin picks the second server of semantic.servers and
+// talks to it in the csharp-ls dialect (the scripted peer installed as
+// csharp-ls behaves like csharp-ls, and ignores Roslyn's notifications).
+func TestCSharpLSThroughPlugin(t *testing.T) {
+	t.Setenv("PATH", roslyntest.Install(t, "csharp-ls")+string(os.PathListSeparator)+os.Getenv("PATH"))
+	h := newHost(t, "../../plugins/roslyn/testdata/Shapes")
+	res, err := h.Registry.Call(context.Background(), "csharp.find_implementations", registry.Call{Input: map[string]any{"symbol": "IShape", "kind": "interface"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var impls struct{ Implementations []struct{ File string } }
+	if err := json.Unmarshal(res.Data, &impls); err != nil {
+		t.Fatal(err)
+	}
+	if len(impls.Implementations) != 2 {
+		t.Errorf("implementations of IShape through csharp-ls = %+v", impls.Implementations)
+	}
+}

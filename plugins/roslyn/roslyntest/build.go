@@ -21,6 +21,19 @@ var built struct {
 	out  []byte
 }
 
+// goCache is the go build cache as it was when the test binary started:
+// a TestMain that moves XDG_CACHE_HOME (to isolate langhost's own cache)
+// would otherwise make the build start from an empty cache, minutes long.
+var goCache = func() string {
+	if c := os.Getenv("GOCACHE"); c != "" {
+		return c
+	}
+	if dir, err := os.UserCacheDir(); err == nil {
+		return filepath.Join(dir, "go-build")
+	}
+	return ""
+}()
+
 // Build compiles fakeroslyn once per test binary and returns the path of a
 // copy inside t.TempDir(), so each test owns the executable it runs. The
 // test fails if the go tool cannot build it.
@@ -34,6 +47,9 @@ func Build(t testing.TB) string {
 		}
 		built.path = filepath.Join(dir, "fakeroslyn")
 		cmd := exec.Command("go", "build", "-o", built.path, pkg)
+		if goCache != "" {
+			cmd.Env = append(os.Environ(), "GOCACHE="+goCache)
+		}
 		built.out, built.err = cmd.CombinedOutput()
 	})
 	if built.err != nil {
