@@ -168,10 +168,12 @@ func goOutline(content []byte) []lsp.DocumentSymbol {
 	for _, decl := range f.Decls {
 		switch decl := decl.(type) {
 		case *ast.FuncDecl:
-			if decl.Name.Name == "_" {
-				continue
+			rng, ok1 := o.rng(decl)
+			sel, ok2 := o.rng(decl.Name)
+			if decl.Name.Name == "_" || !ok1 || !ok2 {
+				continue // gopls skips declarations without valid positions
 			}
-			s := lsp.DocumentSymbol{Name: decl.Name.Name, Kind: kindFunction, Range: o.rng(decl), SelectionRange: o.rng(decl.Name)}
+			s := lsp.DocumentSymbol{Name: decl.Name.Name, Kind: kindFunction, Range: rng, SelectionRange: sel}
 			if decl.Recv != nil {
 				s.Kind = kindMethod
 				if len(decl.Recv.List) > 0 {
@@ -183,10 +185,12 @@ func goOutline(content []byte) []lsp.DocumentSymbol {
 			for _, spec := range decl.Specs {
 				switch spec := spec.(type) {
 				case *ast.TypeSpec:
-					if spec.Name.Name == "_" {
+					rng, ok1 := o.rng(spec)
+					sel, ok2 := o.rng(spec.Name)
+					if spec.Name.Name == "_" || !ok1 || !ok2 {
 						continue
 					}
-					s := lsp.DocumentSymbol{Name: spec.Name.Name, Range: o.rng(spec), SelectionRange: o.rng(spec.Name)}
+					s := lsp.DocumentSymbol{Name: spec.Name.Name, Range: rng, SelectionRange: sel}
 					s.Kind, s.Children = o.typeDetails(spec.Type)
 					syms = append(syms, s)
 				case *ast.ValueSpec:
@@ -195,10 +199,12 @@ func goOutline(content []byte) []lsp.DocumentSymbol {
 						kind = kindConstant
 					}
 					for _, name := range spec.Names {
-						if name.Name == "_" {
+						rng, ok1 := o.rng(spec)
+						sel, ok2 := o.rng(name)
+						if name.Name == "_" || !ok1 || !ok2 {
 							continue
 						}
-						s := lsp.DocumentSymbol{Name: name.Name, Kind: kind, Range: o.rng(spec), SelectionRange: o.rng(name)}
+						s := lsp.DocumentSymbol{Name: name.Name, Kind: kind, Range: rng, SelectionRange: sel}
 						if spec.Type != nil {
 							_, s.Children = o.typeDetails(spec.Type)
 						}
@@ -244,14 +250,19 @@ func (o *goOutliner) fields(list *ast.FieldList, kind lsp.SymbolKind) []lsp.Docu
 			if id := embeddedIdent(field.Type); id != nil {
 				s.Name, selection = id.Name, id
 			}
+			// Like gopls, a child keeps a zero range it has no valid one for.
 			if field.Type != nil {
-				s.Range, s.SelectionRange = o.rng(field.Type), o.rng(selection)
+				s.Range, _ = o.rng(field.Type)
+				s.SelectionRange, _ = o.rng(selection)
 			}
 			syms = append(syms, s)
 			continue
 		}
 		for _, name := range field.Names {
-			syms = append(syms, lsp.DocumentSymbol{Name: name.Name, Kind: kind, Children: children, Range: o.rng(field), SelectionRange: o.rng(name)})
+			s := lsp.DocumentSymbol{Name: name.Name, Kind: kind, Children: children}
+			s.Range, _ = o.rng(field)
+			s.SelectionRange, _ = o.rng(name)
+			syms = append(syms, s)
 		}
 	}
 	return syms
@@ -311,9 +322,14 @@ func (o *goOutliner) exprString(x ast.Expr) string {
 	return strings.Join(strings.Fields(string(o.content[start:end])), " ")
 }
 
-// rng returns the LSP range of a node (UTF-16 columns).
-func (o *goOutliner) rng(n ast.Node) lsp.Range {
-	return lsp.Range{Start: o.pos(n.Pos()), End: o.pos(n.End())}
+// rng returns the LSP range of a node (UTF-16 columns), or false when a
+// node of broken code has no valid one.
+func (o *goOutliner) rng(n ast.Node) (lsp.Range, bool) {
+	start, end := o.offset(n.Pos()), o.offset(n.End())
+	if start < 0 || end < start {
+		return lsp.Range{}, false
+	}
+	return lsp.Range{Start: o.pos(n.Pos()), End: o.pos(n.End())}, true
 }
 
 func (o *goOutliner) offset(p token.Pos) int {
