@@ -1,6 +1,7 @@
 package spec
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -8,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/langhost/langhost/plugins/semantic"
 )
 
 // FuzzParseSpec feeds arbitrary bytes through parsing and validation: no
@@ -33,6 +36,9 @@ func FuzzParseSpec(f *testing.F) {
 		"language:\n\tid: demo\n",
 		"? [a]\n: b\n",
 		"language: {id: demo}\ntools: {a: {command: x, timeout: soon, args: 3, pathArg: 9, inputs: {v: {type: int}}}}\n",
+		"language: {id: cs}\nservers:\n  a: &s {command: a-ls, dialect: roslyn, readyTimeout: 1m}\n  b: {<<: *s, command: b-ls, dialect: csharp-ls}\nsemantic: {servers: [a, b]}\n",
+		"language: {id: cs}\nservers: {a: {command: a}}\nsemantic: {servers: [a, a, c], command: x, fallback: {command: y}}\n",
+		"language: {id: cs}\nsemantic: {command: a, dialect: csharp-ls, fallback: {command: b, args: [--x]}, readyMessage: '(x'}\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -71,6 +77,24 @@ func FuzzParseSpec(f *testing.F) {
 			}
 			if len(tool.InputOrder) != len(tool.Inputs) || len(tool.Parsers) != len(tool.OutputParsers) {
 				t.Fatalf("tool %q: inputs or parsers not all validated", key)
+			}
+		}
+		if s := spec.Semantic; s != nil {
+			// A semantic block that loads names servers the engine
+			// accepts: what the host validated, the plugin takes.
+			if len(s.Candidates) == 0 {
+				t.Fatalf("semantic block accepted without a server: %+v", s)
+			}
+			raw, err := json.Marshal(s)
+			if err != nil {
+				t.Fatalf("encoding the semantic block: %v", err)
+			}
+			cfg, err := semantic.ParseConfig(raw)
+			if err != nil {
+				t.Fatalf("the engine refuses the semantic block the spec accepted: %v\n%s", err, raw)
+			}
+			if len(cfg.Servers) != len(s.Candidates) {
+				t.Fatalf("%d candidates sent as %d servers: %s", len(s.Candidates), len(cfg.Servers), raw)
 			}
 		}
 	})
