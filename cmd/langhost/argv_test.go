@@ -36,6 +36,7 @@ func TestRunRefusesOptionInjection(t *testing.T) {
 	for _, args := range [][]string{
 		{"run", "go.vet", "--workspace", ws, "--input", `{"packages": "-toolexec=./x.sh"}`},
 		{"run", "go.vet", "--workspace", ws, "packages=-toolexec=./x.sh"},
+		{"validate-input", "go.vet", "--workspace", ws, "packages=-toolexec=./x.sh"},
 	} {
 		o := newCLI(t).run(args...)
 		if _, err := os.Stat(marker); err == nil {

@@ -98,15 +98,7 @@ var cliFailureCodes = []string{
 
 // Call runs the tool.
 func (x *Tool) Call(ctx context.Context, call registry.Call) (*registry.Result, error) {
-	dir := x.opts.Workspace.Dir()
-	if wd, ok := call.Input[InputWorkdir].(string); ok && wd != "" {
-		abs, err := x.opts.Workspace.Resolve(InputWorkdir, wd)
-		if err != nil {
-			return nil, err
-		}
-		dir = abs
-	}
-	values, err := x.values(call.Input, dir)
+	dir, values, err := x.arguments(call.Input)
 	if err != nil {
 		return nil, err
 	}
@@ -216,6 +208,27 @@ func notInstalled(id, command, install string, err error) *failure.Error {
 		e.Details["install"] = install
 	}
 	return e
+}
+
+// ValidateInput implements registry.InputValidator: it checks what the
+// schema cannot, such as paths leaving the workspace and values the
+// wrapped program would read as options, without running anything.
+func (x *Tool) ValidateInput(input map[string]any) error {
+	_, _, err := x.arguments(input)
+	return err
+}
+
+// arguments resolves the working directory and the command line values
+// of input.
+func (x *Tool) arguments(input map[string]any) (dir string, values map[string][]string, err error) {
+	dir = x.opts.Workspace.Dir()
+	if wd, ok := input[InputWorkdir].(string); ok && wd != "" {
+		if dir, err = x.opts.Workspace.Resolve(InputWorkdir, wd); err != nil {
+			return "", nil, err
+		}
+	}
+	values, err = x.values(input, dir)
+	return dir, values, err
 }
 
 // values turns validated input into command line strings per parameter.

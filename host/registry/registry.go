@@ -198,7 +198,16 @@ func (t *Tool) ValidateInput(input map[string]any) error {
 		return &failure.Error{Code: failure.InvalidInput, Field: inputKey(t, input, err),
 			Message: fmt.Sprintf("input does not match the schema of %s", t.ID), Err: err}
 	}
+	if v, ok := t.Handler.(InputValidator); ok {
+		return v.ValidateInput(input)
+	}
 	return nil
+}
+
+// InputValidator is a Handler that checks input beyond its schema (paths,
+// option-like values) without running the tool.
+type InputValidator interface {
+	ValidateInput(input map[string]any) error
 }
 
 // unknownInput reports the first input key, in sorted order, that a closed
