@@ -116,12 +116,14 @@ func (s *Server) Close(ctx context.Context) error {
 		case <-s.exited:
 		default:
 			sctx, cancel := context.WithTimeout(ctx, 3*time.Second)
+			// Only a server that answered shutdown gets time to exit; one
+			// whose connection broke (malformed output) is killed at once.
 			if cerr := s.Call(sctx, "shutdown", nil, nil); cerr == nil {
 				_ = s.Notify(sctx, "exit", nil)
-			}
-			select {
-			case <-s.exited:
-			case <-sctx.Done():
+				select {
+				case <-s.exited:
+				case <-sctx.Done():
+				}
 			}
 			cancel()
 		}
