@@ -6,6 +6,8 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+
+	"github.com/langhost/langhost/internal/procgroup"
 )
 
 func main() {
@@ -18,5 +20,7 @@ func main() {
 	context.AfterFunc(ctx, stop)
 	code := run(ctx, systemIO(), os.Args[1:])
 	stop()
+	// Nothing this process started outlives it, not even its reaper.
+	procgroup.Shutdown()
 	os.Exit(code)
 }

@@ -21,6 +21,7 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"strings"
 	"sync"
 	"syscall"
 )
@@ -71,6 +72,30 @@ func (g *Group) Supervised() {
 	g.cmd.Env = append(g.cmd.Env, reaperEnv+"="+reaperOff)
 }
 
+// Detached returns env without any group's mark and without the reaper
+// setting, for a process that must outlive this one and whatever started
+// it, such as the daemon: neither Kill nor the reaper of a langhost up the
+// tree sweeps it, and it watches the groups it starts with a reaper of its
+// own. env is not modified.
+func Detached(env []string) []string {
+	out := make([]string, 0, len(env))
+	for _, kv := range env {
+		if strings.HasPrefix(kv, MarkPrefix) || strings.HasPrefix(kv, reaperEnv+"=") {
+			continue
+		}
+		out = append(out, kv)
+	}
+	return out
+}
+
+// Shutdown ends the watch of the groups still running, whose processes
+// the reaper then kills as if this process had died, and waits (a few
+// seconds at most) until the reaper has exited. Call it last, once the
+// groups were stopped, right before this process exits: then nothing it
+// started outlives it, not even for the moment the reaper needs to notice
+// its exit. Groups started afterwards are not watched.
+func Shutdown() { shutdownReaper() }
+
 // Start starts the prepared command. On Linux the group is also watched
 // until Kill or KillGroup: should this process die by SIGKILL before, a
 // helper process kills everything that carries the group's mark.
@@ -97,10 +122,15 @@ func (g *Group) Pid() int {
 // Kill kills the whole group with SIGKILL: the process group and, on
 // Linux, every process that still carries the group's mark, including
 // descendants that started their own session. Processes started from them
-// while Kill runs are found too. Nothing left to kill is not an error.
+// while Kill runs are found too. On Linux it returns once the marked
+// processes have exited (a few seconds at most). Nothing left to kill is
+// not an error.
 func (g *Group) Kill() error {
-	err := g.killGroup()
+	// Marked processes first: once a signal is on its way a process's
+	// environment may read empty, and it would be neither recognised nor
+	// waited for. The group kill then gets members that dropped the mark.
 	killMarked(g.mark)
+	err := g.killGroup()
 	g.done()
 	return err
 }

@@ -2,12 +2,17 @@ package procgroup
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"os/exec"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"syscall"
+	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 func setAttr(cmd *exec.Cmd, deathSig syscall.Signal) {
@@ -49,13 +54,20 @@ func start(cmd *exec.Cmd) error {
 	return <-done
 }
 
-// maxSweeps bounds the rounds of killMarked: a round that finds a new
-// process looks again for what it may have started meanwhile.
-const maxSweeps = 8
+const (
+	// maxSweeps bounds the rounds of killMarked: a round that kills a
+	// process looks again for what it may have started meanwhile.
+	maxSweeps = 8
+	// killWaitTimeout bounds killMarked's wait for processes whose mark
+	// cannot be read for the moment and for the processes it killed to
+	// exit: one stuck in the kernel (D state) must not hang us.
+	killWaitTimeout = 2 * time.Second
+)
 
 // killMarked kills every process whose environment has one of the
-// variables marks. Processes of other users and zombies (whose environ
-// reads empty) are skipped.
+// variables marks, and waits until they have exited (at most
+// killWaitTimeout): when it returns they hold no file, port or lock and
+// nobody sees them run. Processes of other users and zombies are skipped.
 func killMarked(marks ...string) {
 	if len(marks) == 0 {
 		return
@@ -66,30 +78,146 @@ func killMarked(marks ...string) {
 	}
 	self := os.Getpid()
 	killed := map[int]bool{}
-	for range maxSweeps {
+	var pidfds []int
+	defer func() {
+		waitExited(pidfds, killWaitTimeout)
+		for _, fd := range pidfds {
+			_ = unix.Close(fd)
+		}
+	}()
+	deadline := time.Now().Add(killWaitTimeout)
+	for sweeps := 0; ; {
 		dir, err := os.Open("/proc")
 		if err != nil {
 			return
 		}
 		names, _ := dir.Readdirnames(-1)
 		dir.Close()
-		found := false
+		found, unsure := false, false
 		for _, name := range names {
 			pid, err := strconv.Atoi(name)
 			if err != nil || pid == self || killed[pid] {
 				continue
 			}
-			env, err := os.ReadFile("/proc/" + name + "/environ")
-			if err != nil || !hasVar(env, needles) {
+			switch readMark(pid, needles) {
+			case markAbsent:
+				continue
+			case markUnknown:
+				unsure = true
 				continue
 			}
-			_ = syscall.Kill(pid, syscall.SIGKILL)
+			fd, ok := kill(pid, needles)
+			if !ok {
+				unsure = true // changed under us: look again
+				continue
+			}
 			killed[pid] = true
 			found = true
+			if fd >= 0 {
+				pidfds = append(pidfds, fd)
+			}
 		}
-		if !found {
+		if found {
+			sweeps++
+		}
+		switch {
+		case found && sweeps < maxSweeps:
+		case unsure && time.Now().Before(deadline):
+			time.Sleep(time.Millisecond) // an exec or exit to complete
+		default:
 			return
 		}
+	}
+}
+
+type markState int
+
+const (
+	markAbsent  markState = iota
+	markPresent           // carries one of the marks
+	markUnknown           // cannot be told for the moment: look again
+)
+
+// readMark reads whether process pid carries one of needles ("NAME=").
+// The environment of a process in the middle of an exec, or exiting, reads
+// empty for a moment: /proc/pid/stat then shows no environment address
+// (env_end 0), and that is markUnknown unless the process is a zombie,
+// whose environment stays empty. A process started with an empty
+// environment (env -i) has an address. Processes of other users cannot be
+// read and carry no mark of ours.
+func readMark(pid int, needles [][]byte) markState {
+	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	switch {
+	case err != nil:
+		return markAbsent
+	case len(env) > 0 && hasVar(env, needles):
+		return markPresent
+	case len(env) > 0:
+		return markAbsent
+	}
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	i := bytes.LastIndexByte(stat, ')')
+	if err != nil || i < 0 {
+		return markAbsent
+	}
+	// State is the first field after the command; env_end the 49th.
+	fields := strings.Fields(string(stat[i+1:]))
+	if len(fields) < 49 || fields[0] == "Z" || fields[0] == "X" || fields[48] != "0" {
+		return markAbsent
+	}
+	return markUnknown
+}
+
+// kill sends SIGKILL to pid, which carried a mark when readMark read its
+// environment, and returns a pidfd that becomes readable when it has
+// exited (-1 without pidfds, Linux < 5.3, where pid is killed as it is and
+// not waited for). ok is false when nothing was killed: pid may name a
+// newer process by now, so the mark is checked again after the pidfd was
+// opened, and the signal goes through the pidfd, which names one process
+// for good.
+func kill(pid int, needles [][]byte) (fd int, ok bool) {
+	fd, err := unix.PidfdOpen(pid, 0)
+	if errors.Is(err, unix.ESRCH) {
+		return -1, false
+	}
+	if err != nil {
+		return -1, syscall.Kill(pid, syscall.SIGKILL) == nil
+	}
+	// If pid names a newer process than the pidfd's, this reads the newer
+	// one's environment, but then the pidfd's process is dead and the
+	// signal fails.
+	if readMark(pid, needles) != markPresent || unix.PidfdSendSignal(fd, unix.SIGKILL, nil, 0) != nil {
+		_ = unix.Close(fd)
+		return -1, false
+	}
+	return fd, true
+}
+
+// waitExited waits until every pidfd is readable, that is until its
+// process has exited (it may stay a zombie until its parent reaps it), or
+// until timeout.
+func waitExited(pidfds []int, timeout time.Duration) {
+	fds := make([]unix.PollFd, 0, len(pidfds))
+	for _, fd := range pidfds {
+		fds = append(fds, unix.PollFd{Fd: int32(fd), Events: unix.POLLIN})
+	}
+	deadline := time.Now().Add(timeout)
+	for len(fds) > 0 {
+		left := time.Until(deadline)
+		if left <= 0 {
+			return
+		}
+		_, err := unix.Poll(fds, int(left/time.Millisecond)+1)
+		if err != nil && !errors.Is(err, unix.EINTR) {
+			return
+		}
+		waiting := fds[:0]
+		for _, f := range fds {
+			if f.Revents == 0 {
+				waiting = append(waiting, f)
+			}
+		}
+		fds = waiting
 	}
 }
 

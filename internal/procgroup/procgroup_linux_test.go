@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -18,6 +19,10 @@ import (
 // TestMain and runHelperHost.
 const helperEnv = "PROCGROUP_TEST_HELPER_DIR"
 
+// helperShutdownEnv makes the helper host exit cleanly through Shutdown
+// (runShutdownHost) instead of waiting to be killed.
+const helperShutdownEnv = "PROCGROUP_TEST_HELPER_SHUTDOWN"
+
 func init() {
 	if os.Getenv(helperEnv) != "" {
 		// Keep the main thread for the main goroutine: Go never ends the
@@ -28,6 +33,9 @@ func init() {
 
 func TestMain(m *testing.M) {
 	if dir := os.Getenv(helperEnv); dir != "" {
+		if os.Getenv(helperShutdownEnv) != "" {
+			runShutdownHost(dir)
+		}
 		runHelperHost(dir)
 		return
 	}
@@ -80,6 +88,70 @@ while [ ! -e detached.pid ]; do sleep 0.01; done`)
 		fail(err)
 	}
 	time.Sleep(time.Hour) // until the test kills us
+}
+
+// runShutdownHost is a host for TestShutdownLeavesNothing: it starts a
+// group whose leader forks a helper that leaves the session, ends the watch
+// of no group, writes the pids of its reaper, the leader and the helper to
+// dir/pids, then calls Shutdown and exits.
+func runShutdownHost(dir string) {
+	fail := func(err error) {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	cmd := exec.Command("sh", "-c", "setsid sleep 1000 & echo $! > escaped.pid; exec sleep 1000")
+	cmd.Dir = dir
+	if err := New(cmd, syscall.SIGKILL).Start(); err != nil {
+		fail(err)
+	}
+	escaped, err := readPIDFile(filepath.Join(dir, "escaped.pid"))
+	if err != nil {
+		fail(err)
+	}
+	reaper := 0
+	for _, pid := range children(os.Getpid()) {
+		if env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid)); err == nil &&
+			bytes.Contains(env, []byte("\x00"+reaperEnv+"="+reaperOn+"\x00")) {
+			reaper = pid
+		}
+	}
+	if reaper == 0 {
+		fail(fmt.Errorf("no reaper among the children %v", children(os.Getpid())))
+	}
+	pids := fmt.Sprintf("%d %d %d\n", reaper, cmd.Process.Pid, escaped)
+	if err := os.WriteFile(filepath.Join(dir, "pids"), []byte(pids), 0o644); err != nil {
+		fail(err)
+	}
+	Shutdown()
+	os.Exit(0)
+}
+
+// children lists the child processes of pid.
+func children(pid int) []int {
+	var pids []int
+	tasks, _ := filepath.Glob(fmt.Sprintf("/proc/%d/task/*/children", pid))
+	for _, task := range tasks {
+		data, _ := os.ReadFile(task)
+		for f := range strings.FieldsSeq(string(data)) {
+			if n, err := strconv.Atoi(f); err == nil {
+				pids = append(pids, n)
+			}
+		}
+	}
+	return pids
+}
+
+// readPIDFile waits for a script to write a pid into file; helper hosts
+// have no testing.T. The timeout only bounds a broken test.
+func readPIDFile(file string) (int, error) {
+	for deadline := time.Now().Add(10 * time.Second); time.Now().Before(deadline); {
+		data, err := os.ReadFile(file)
+		if err == nil && bytes.HasSuffix(data, []byte("\n")) {
+			return strconv.Atoi(strings.TrimSpace(string(data)))
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	return 0, fmt.Errorf("no pid in %s", file)
 }
 
 // alive reports whether pid exists and is not a zombie.
@@ -147,14 +219,23 @@ const escapeScript = `sleep 1000 & echo $! > member.pid
 setsid sh -c 'echo $$ > escaped.pid; exec sleep 1000' &
 sleep 1000`
 
+// TestKillReachesEscapedDescendants: Kill kills the group and what left it,
+// and returns once they have exited: the leader (reaped by our Wait), the
+// member and the escaped process can at most be zombies.
 func TestKillReachesEscapedDescendants(t *testing.T) {
 	g, pids := startScript(t, escapeScript, "member.pid", "escaped.pid")
+	leader, member, escaped := pids[0], pids[1], pids[2]
 	if err := g.Kill(); err != nil {
 		t.Fatal(err)
 	}
-	for _, pid := range pids {
-		waitFor(t, fmt.Sprintf("process %d to be killed", pid), func() bool { return !alive(pid) })
+	for _, pid := range []int{member, escaped} {
+		if alive(pid) {
+			stat, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+			env, _ := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+			t.Errorf("process %d still runs when Kill returned: %s (environ %d bytes)", pid, stat, len(env))
+		}
 	}
+	waitFor(t, fmt.Sprintf("the leader %d to be killed", leader), func() bool { return !alive(leader) })
 }
 
 func TestKillGroupLeavesDetachedDescendants(t *testing.T) {
@@ -254,6 +335,100 @@ func TestChildrenDieWithHost(t *testing.T) {
 	}
 	if !alive(detached) {
 		t.Error("the process a finished tool detached was killed with the host")
+	}
+}
+
+// TestShutdownLeavesNothing: a host that calls Shutdown as it exits leaves
+// nothing running by the time its parent sees it exit: not its reaper, nor
+// a group it did not stop (which the reaper kills), nor that group's helper
+// in a session of its own.
+func TestShutdownLeavesNothing(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	host := exec.Command(exe, "-test.run=^$")
+	for _, kv := range os.Environ() {
+		if !strings.HasPrefix(kv, reaperEnv+"=") {
+			host.Env = append(host.Env, kv)
+		}
+	}
+	host.Env = append(host.Env, helperEnv+"="+dir, helperShutdownEnv+"=1")
+	var stderr bytes.Buffer
+	host.Stderr = &stderr
+	if err := host.Run(); err != nil {
+		t.Fatalf("helper host: %v\n%s", err, stderr.String())
+	}
+	var reaper, leader, escaped int
+	data, err := os.ReadFile(filepath.Join(dir, "pids"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := fmt.Sscanf(string(data), "%d %d %d\n", &reaper, &leader, &escaped); err != nil {
+		t.Fatalf("pids %q: %v", data, err)
+	}
+	// No waiting: they must be gone when the host's exit is seen.
+	for name, pid := range map[string]int{"reaper": reaper, "group leader": leader, "escaped helper": escaped} {
+		if alive(pid) {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+			t.Errorf("the %s (%d) still runs after its host exited", name, pid)
+		}
+	}
+}
+
+// TestReadMark: only a process in the middle of an exec or exit is
+// unknown; one started with an empty environment, a zombie and a kernel
+// thread carry no mark.
+func TestReadMark(t *testing.T) {
+	const mark = MarkPrefix + "READMARK"
+	start := func(env []string, args ...string) int {
+		cmd := exec.Command(args[0], args[1:]...)
+		cmd.Env = env
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+		return cmd.Process.Pid
+	}
+	sleep, err := exec.LookPath("sleep")
+	if err != nil {
+		t.Fatal(err)
+	}
+	marked := start([]string{mark + "=1"}, sleep, "1000")
+	empty := start([]string{}, sleep, "1000")
+	zombie := start(nil, "true")
+	// Started processes may still be in their exec.
+	waitFor(t, "the processes to start", func() bool {
+		return readMark(marked, nil) == markAbsent && readMark(empty, nil) == markAbsent && !alive(zombie)
+	})
+	needles := [][]byte{[]byte(mark + "=")}
+	for _, tc := range []struct {
+		name string
+		pid  int
+		want markState
+	}{
+		{"marked", marked, markPresent},
+		{"empty environment", empty, markAbsent},
+		{"zombie", zombie, markAbsent},
+		{"kernel thread", 2, markAbsent},
+		{"no such process", 1 << 30, markAbsent},
+	} {
+		if got := readMark(tc.pid, needles); got != tc.want {
+			t.Errorf("%s: readMark = %d, want %d", tc.name, got, tc.want)
+		}
+	}
+}
+
+func TestDetached(t *testing.T) {
+	env := []string{"PATH=/bin", MarkPrefix + "A=1", reaperEnv + "=" + reaperOff, "KEEP=" + MarkPrefix + "B=1", MarkPrefix + "B=1"}
+	got := Detached(env)
+	want := []string{"PATH=/bin", "KEEP=" + MarkPrefix + "B=1"}
+	if !slices.Equal(got, want) {
+		t.Errorf("Detached(%q) = %q, want %q", env, got, want)
+	}
+	if len(env) != 5 || env[1] != MarkPrefix+"A=1" {
+		t.Errorf("Detached modified its argument: %q", env)
 	}
 }
 

@@ -22,5 +22,6 @@ func start(cmd *exec.Cmd) error { return cmd.Start() }
 
 func killMarked(...string) {}
 
-func watch(string)   {}
-func unwatch(string) {}
+func watch(string)    {}
+func unwatch(string)  {}
+func shutdownReaper() {}

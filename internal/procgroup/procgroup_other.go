@@ -19,5 +19,6 @@ func killGroup(p *os.Process) error { return p.Kill() }
 
 func killMarked(...string) {}
 
-func watch(string)   {}
-func unwatch(string) {}
+func watch(string)    {}
+func unwatch(string)  {}
+func shutdownReaper() {}

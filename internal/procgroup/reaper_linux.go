@@ -54,21 +54,24 @@ func runReaper() {
 // reaper is the pipe to the reaper; like the reaper process it is
 // process-wide.
 var reaper struct {
-	once sync.Once
-	mu   sync.Mutex
-	w    *os.File // nil when the reaper could not be started
+	once   sync.Once
+	mu     sync.Mutex
+	w      *os.File      // nil when no reaper runs, or after Shutdown
+	exited chan struct{} // closed when the reaper has exited
 }
 
-// reaperWriteTimeout bounds a registration: a wedged reaper must not hold
-// up starting tools.
-const reaperWriteTimeout = time.Second
+const (
+	// reaperWriteTimeout bounds a registration: a wedged reaper must not
+	// hold up starting tools.
+	reaperWriteTimeout = time.Second
+	// reaperExitTimeout bounds Shutdown's wait: the reaper's sweep, which
+	// waits up to killWaitTimeout for unreadable marks and as long for
+	// what it killed, with room to spare.
+	reaperExitTimeout = 2*killWaitTimeout + time.Second
+)
 
 func startReaper() {
 	if os.Getenv(reaperEnv) == reaperOff {
-		return
-	}
-	exe, err := os.Executable()
-	if err != nil {
 		return
 	}
 	r, w, err := os.Pipe() // close-on-exec: only the reaper gets r
@@ -76,7 +79,11 @@ func startReaper() {
 		return
 	}
 	defer r.Close()
-	cmd := exec.Command(exe)
+	// This very binary, even if the file was replaced or removed since it
+	// started (a daemon outlives a reinstall). Resolved in the forked
+	// child, /proc/self/exe is still ours.
+	cmd := exec.Command("/proc/self/exe")
+	cmd.Args = []string{os.Args[0], "reaper"} // for process listings only
 	cmd.Env = append(os.Environ(), reaperEnv+"="+reaperOn)
 	cmd.Stdin = r // stdout and stderr: /dev/null, never our pipes
 	// Its own group: signals for the host's group do not reach it.
@@ -85,8 +92,30 @@ func startReaper() {
 		w.Close()
 		return
 	}
-	go func() { _ = cmd.Wait() }() // reap it should it end before us
-	reaper.w = w
+	exited := make(chan struct{})
+	go func() { // reap it should it end before us
+		_ = cmd.Wait()
+		close(exited)
+	}()
+	reaper.w, reaper.exited = w, exited
+}
+
+func shutdownReaper() {
+	reaper.once.Do(func() {}) // none starts from now on
+	reaper.mu.Lock()
+	w, exited := reaper.w, reaper.exited
+	reaper.w = nil
+	reaper.mu.Unlock()
+	if w == nil {
+		return
+	}
+	w.Close() // end of file: the reaper kills what is still watched and exits
+	t := time.NewTimer(reaperExitTimeout)
+	defer t.Stop()
+	select {
+	case <-exited:
+	case <-t.C:
+	}
 }
 
 func tellReaper(line string) {
