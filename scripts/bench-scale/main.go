@@ -254,11 +254,11 @@ func bench(cfg benchConfig) {
 			}
 			q++
 			if q == min(50, cfg.queries) {
-				rawAt50, lhAt50 = treeMemory(raw.pid()), treeMemory(lh.pid())
+				rawAt50, lhAt50 = treeMemory(raw.pid(), cfg.exe), treeMemory(lh.pid(), cfg.exe)
 			}
 		}
 	}
-	rawEnd, lhEnd := treeMemory(raw.pid()), treeMemory(lh.pid())
+	rawEnd, lhEnd := treeMemory(raw.pid(), cfg.exe), treeMemory(lh.pid(), cfg.exe)
 	if verbose {
 		inner := make([]sample, len(stdS))
 		for i, x := range stdS {
@@ -284,7 +284,7 @@ func bench(cfg benchConfig) {
 		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", name, ms(cold), ms(median(s)), ms(p95(s)), ms(slowest(s)), kib(medianBytes(s)),
 			mem(m50.rss), mem(mEnd.rss), mem(peak), mem(m50.pss), mem(mEnd.pss))
 	}
-	same := memory{-1, -1}
+	same := memory{-1, -1, -1}
 	row("raw "+cfg.name+" over LSP", rawCold, rawS, rawAt50, rawEnd, rawMem.peak())
 	row("langhost, `standard` detail", lhCold, stdS, lhAt50, lhEnd, lhMem.peak())
 	row("langhost, `compact` detail", -1, compactS, same, same, -1)
@@ -306,6 +306,8 @@ func bench(cfg benchConfig) {
 	check(lhAt50.pss <= rawAt50.pss+80<<20, "tree PSS (shared pages counted once) after %d queries ≤ raw + 80 MiB: %+.0f MiB", at50, float64(lhAt50.pss-rawAt50.pss)/(1<<20))
 	check(lhEnd.rss-lhAt50.rss <= max(0, rawEnd.rss-rawAt50.rss)+32<<20, "tree memory flat from %d to %d queries: langhost %+.0f MiB, raw %+.0f MiB",
 		at50, n, float64(lhEnd.rss-lhAt50.rss)/(1<<20), float64(rawEnd.rss-rawAt50.rss)/(1<<20))
+	fmt.Printf("- of langhost's tree, its own processes (MCP host, plugin, reaper; not the language server) hold %s RSS after %d queries and %s after %d\n",
+		mib(lhAt50.own), at50, mib(lhEnd.own), n)
 	for _, m := range mismatches {
 		fmt.Printf("- different answers: %s\n", m)
 	}
@@ -561,13 +563,18 @@ func treeRSS(root int) int64 {
 // memory is a tree's summed RSS and PSS. RSS counts the pages processes
 // share (the same executable mapped by langhost's processes) once per
 // process; PSS divides them among the processes that share them.
-type memory struct{ rss, pss int64 }
+// own is the RSS of the processes running exe (langhost's host and
+// plugin processes, without the language server).
+type memory struct{ rss, pss, own int64 }
 
-func treeMemory(root int) memory {
+func treeMemory(root int, exe string) memory {
 	var m memory
 	for _, p := range tree(root) {
 		m.rss += p.rss
 		m.pss += pss(p.pid)
+		if p.exe == exe {
+			m.own += p.rss
+		}
 	}
 	return m
 }
@@ -597,9 +604,9 @@ func treeBreakdown(root int) string {
 }
 
 type proc struct {
-	pid          int
-	name, detail string
-	rss          int64
+	pid               int
+	exe, name, detail string
+	rss               int64
 }
 
 // tree lists root and its descendants.
@@ -645,8 +652,9 @@ func tree(root int) []proc {
 			continue
 		}
 		pages, _ := strconv.ParseInt(f[1], 10, 64)
-		name, _ := os.ReadFile(filepath.Join(dir, "cmdline"))
-		p := proc{pid: pid, name: strings.Join(strings.Fields(strings.ReplaceAll(string(name), "\x00", " ")), " "), rss: pages * pageSize}
+		cmdline, _ := os.ReadFile(filepath.Join(dir, "cmdline"))
+		exe, _, _ := strings.Cut(string(cmdline), "\x00")
+		p := proc{pid: pid, exe: exe, name: strings.Join(strings.Fields(strings.ReplaceAll(string(cmdline), "\x00", " ")), " "), rss: pages * pageSize}
 		if verbose {
 			status, _ := os.ReadFile(filepath.Join(dir, "status"))
 			for line := range strings.SplitSeq(string(status), "\n") {
