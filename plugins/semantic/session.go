@@ -40,6 +40,7 @@ type session struct {
 	lastVersion int32 // of any document: a reopened one never reuses a version
 
 	outlines *outlineCache
+	watch    *watcher // nil when the workspace cannot be watched
 }
 
 // document is a file the server has been told about with didOpen, or a
@@ -106,6 +107,14 @@ func startSession(ctx context.Context, e *Engine, argv []string) (*session, erro
 	s := &session{e: e, name: filepath.Base(argv[0]), docs: map[string]*document{},
 		outlines: newOutlineCache(maxOutlineEntries, maxOutlineBytes)}
 	s.dialect = newDialect(e.cfg)
+	// Watching starts before the server so that no change made while it
+	// loads is missed. Without it, calls still work; they only miss
+	// changes to files no call has open.
+	if w, err := newWatcher(e.root, e.log.Named("watch")); err != nil {
+		e.log.Warn("not watching the workspace for changes made outside langhost", "error", err)
+	} else {
+		s.watch = w
+	}
 	srv, err := lsp.Start(argv, e.lspRoot, nil, lsp.Options{
 		Logger:           e.log.Named(s.name),
 		Settings:         e.cfg.Settings,
@@ -125,6 +134,9 @@ func startSession(ctx context.Context, e *Engine, argv []string) (*session, erro
 		},
 	})
 	if err != nil {
+		if s.watch != nil {
+			s.watch.close()
+		}
 		return nil, failure.Wrap(failure.Precondition, err, "starting language server")
 	}
 	s.srv = srv
@@ -278,6 +290,9 @@ func (s *session) statusMessage() string {
 }
 
 func (s *session) close(ctx context.Context) {
+	if s.watch != nil {
+		s.watch.close()
+	}
 	if err := s.srv.Close(ctx); err != nil {
 		s.e.log.Warn("stopping language server", "error", err)
 	}
@@ -550,7 +565,8 @@ func (s *session) refresh(ctx context.Context) error {
 			return err
 		}
 	}
-	return nil
+	// Then the files no call has open that changed on disk.
+	return s.flushWatched(ctx)
 }
 
 // resync sends the content of an open document again if it changed on disk.
