@@ -225,9 +225,9 @@ func unknownServer(name string, known []string) string {
 func validateServer(srv *Server, path string, node *yaml.Node, report func(*yaml.Node, string, string)) {
 	at := func(field ...string) *yaml.Node { return orNode(lookup(node, field...), node) }
 	checkCommand(srv.Command, at("command"), path+".command", report)
-	if srv.Dialect != "" && !contains(Dialects, srv.Dialect) {
-		msg := fmt.Sprintf("unknown dialect %q (want %s)", srv.Dialect, strings.Join(Dialects, ", "))
-		if c := textdist.Closest(srv.Dialect, Dialects); c != "" {
+	if srv.Dialect != "" && !contains(dialects, srv.Dialect) {
+		msg := fmt.Sprintf("unknown dialect %q (want %s)", srv.Dialect, strings.Join(dialects, ", "))
+		if c := textdist.Closest(srv.Dialect, dialects); c != "" {
 			msg += fmt.Sprintf("; did you mean %q?", c)
 		}
 		report(at("dialect"), path+".dialect", msg)

@@ -22,9 +22,9 @@ func JSONSchema() (*jsonschema.Schema, error) {
 	in := s.Properties["tools"].AdditionalProperties.Properties["inputs"].AdditionalProperties
 	in.Properties["type"].Enum = enumOf(inputTypes)
 	in.Properties["items"].Enum = enumOf(itemTypes)
-	s.Properties["servers"].AdditionalProperties.Properties["dialect"].Enum = enumOf(Dialects)
+	s.Properties["servers"].AdditionalProperties.Properties["dialect"].Enum = enumOf(dialects)
 	sem := s.Properties["semantic"]
-	sem.Properties["dialect"].Enum = enumOf(Dialects)
+	sem.Properties["dialect"].Enum = enumOf(dialects)
 	// A semantic block names servers of the table or describes one
 	// inline, never both.
 	sem.Required = nil

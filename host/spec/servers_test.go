@@ -115,6 +115,13 @@ func TestSemanticPluginConfig(t *testing.T) {
 	}
 }
 
+// The spec accepts the dialects the built-in engine speaks.
+func TestDialectsMatchEngine(t *testing.T) {
+	if !slices.Equal(dialects, semantic.Dialects()) {
+		t.Errorf("spec dialects %q, engine dialects %q", dialects, semantic.Dialects())
+	}
+}
+
 func TestParseServersProblems(t *testing.T) {
 	const table = "language: {id: cs}\nservers:\n  roslyn-language-server: {command: roslyn-language-server, dialect: roslyn}\n  csharp-ls: {command: csharp-ls}\n"
 	tests := []struct {

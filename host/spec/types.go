@@ -138,8 +138,9 @@ type Server struct {
 	Name string `yaml:"-" json:"-"`
 }
 
-// Dialects lists the values of Server.Dialect.
-var Dialects = []string{"standard", "roslyn", "csharp-ls"}
+// dialects lists the values of Server.Dialect: those of the built-in
+// engine (semantic.Dialects; a test keeps them equal).
+var dialects = []string{"standard", "roslyn", "csharp-ls"}
 
 // Semantic names the language server(s) behind the semantic operations:
 // entries of the servers table in order of preference (servers), or one

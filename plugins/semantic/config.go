@@ -65,7 +65,7 @@ const (
 )
 
 // Dialects lists the known dialects.
-var Dialects = []string{DialectStandard, DialectRoslyn, DialectCSharpLS}
+func Dialects() []string { return []string{DialectStandard, DialectRoslyn, DialectCSharpLS} }
 
 const (
 	defaultReadyTimeout   = 2 * time.Minute
@@ -117,7 +117,7 @@ func (c Config) validated(prefix string) (Config, error) {
 		c.Dialect = DialectStandard
 	case DialectStandard, DialectRoslyn, DialectCSharpLS:
 	default:
-		return c, fieldError(prefix+".dialect", "unknown dialect %q (want %s)", c.Dialect, strings.Join(Dialects, ", "))
+		return c, fieldError(prefix+".dialect", "unknown dialect %q (want %s)", c.Dialect, strings.Join(Dialects(), ", "))
 	}
 	for _, d := range []struct{ field, value string }{{"readyTimeout", c.ReadyTimeout}, {"requestTimeout", c.RequestTimeout}, {"readyQuiet", c.ReadyQuiet}} {
 		if d.value == "" {
