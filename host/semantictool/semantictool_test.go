@@ -40,6 +40,14 @@ func TestMain(m *testing.M) {
 		}
 		os.Exit(0)
 	}
+	// The go command's build cache lives in the user cache directory too:
+	// keep it, or every plugin the tests build would compile from scratch.
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "go env GOCACHE:", err)
+		os.Exit(1)
+	}
+	os.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
 	cache, err := os.MkdirTemp("", "semantictool-cache-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
