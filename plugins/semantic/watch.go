@@ -465,7 +465,7 @@ func compileGlob(pattern string) (*regexp.Regexp, error) {
 		return nil, errors.New("glob pattern too long")
 	}
 	var b strings.Builder
-	b.WriteString(`^`)
+	b.WriteString(`(?s)^`) // names may hold newlines
 	depth := 0
 	for i := 0; i < len(pattern); i++ {
 		c := pattern[i]
@@ -555,6 +555,7 @@ func (s *session) flushWatched(ctx context.Context) error {
 	for i, p := range paths {
 		events[i] = lsp.FileEvent{URI: lsp.URIFromPath(p), Type: changes[p].typ}
 	}
+	s.e.log.Debug("files changed on disk", "changes", len(events))
 	return s.srv.Notify(ctx, "workspace/didChangeWatchedFiles", map[string]any{"changes": events})
 }
 
