@@ -6,10 +6,12 @@
 package safefile
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 	"syscall"
 )
@@ -83,19 +85,43 @@ func openMode(path string, ok func(fs.FileMode) bool, wrong func(fs.FileMode) er
 // one with a *TooLargeError (both inside a *fs.PathError); at most max+1
 // bytes are read, even from a file that grows while it is read.
 func ReadRegular(path string, max int64) ([]byte, error) {
+	data, _, err := ReadRegularStat(path, max)
+	return data, err
+}
+
+// ReadRegularStat is ReadRegular that also returns the FileInfo of the file
+// read, for callers that notice changes by size and modification time.
+func ReadRegularStat(path string, max int64) ([]byte, fs.FileInfo, error) {
 	f, err := Open(path)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
 	defer f.Close()
-	if st, err := f.Stat(); err == nil && st.Size() > max {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Max: max}}
-	}
-	data, err := ReadAll(f, max)
+	st, err := f.Stat()
 	if err != nil {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		return nil, nil, err
 	}
-	return data, nil
+	if st.Size() > max {
+		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Max: max}}
+	}
+	// Sized for the file, as it is read whole: many files are read per
+	// query.
+	buf := bytes.NewBuffer(make([]byte, 0, st.Size()+1))
+	if _, err := buf.ReadFrom(io.LimitReader(f, limit(max))); err != nil {
+		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: err}
+	}
+	if int64(buf.Len()) > max {
+		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Max: max}}
+	}
+	return buf.Bytes(), st, nil
+}
+
+// limit is what is read to tell a file of max bytes from a larger one.
+func limit(max int64) int64 {
+	if max == math.MaxInt64 {
+		return max
+	}
+	return max + 1
 }
 
 // ReadFS is ReadRegular for a file of fsys: its mode and size are checked
@@ -127,7 +153,7 @@ func ReadFS(fsys fs.FS, name string, max int64) ([]byte, error) {
 // ReadAll reads r to its end, failing with a *TooLargeError as soon as it
 // has more than max bytes.
 func ReadAll(r io.Reader, max int64) ([]byte, error) {
-	data, err := io.ReadAll(io.LimitReader(r, max+1))
+	data, err := io.ReadAll(io.LimitReader(r, limit(max)))
 	if err != nil {
 		return nil, err
 	}

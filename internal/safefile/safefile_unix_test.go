@@ -5,6 +5,7 @@ package safefile
 import (
 	"errors"
 	"io/fs"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -127,5 +128,24 @@ func TestOpenDir(t *testing.T) {
 	f.Close()
 	if _, err := OpenDir(fifo); err == nil || !strings.Contains(err.Error(), "not a directory") {
 		t.Errorf("OpenDir(fifo) = %v, want not a directory", err)
+	}
+}
+
+func TestReadRegularStat(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(p, []byte("0123456789"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, max := range []int64{10, math.MaxInt64} {
+		data, fi, err := ReadRegularStat(p, max)
+		if err != nil || string(data) != "0123456789" || fi.Size() != 10 || !fi.Mode().IsRegular() {
+			t.Errorf("max %d: ReadRegularStat = %q, %v, %v", max, data, fi, err)
+		}
+	}
+	if _, _, err := ReadRegularStat(p, 9); err == nil || !strings.Contains(err.Error(), "larger than 9 bytes") {
+		t.Errorf("over the limit: %v", err)
+	}
+	if data, err := ReadAll(strings.NewReader("abc"), math.MaxInt64); err != nil || string(data) != "abc" {
+		t.Errorf("ReadAll without a limit = %q, %v", data, err)
 	}
 }

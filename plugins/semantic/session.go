@@ -6,13 +6,14 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
 	"sync"
-	"syscall"
 	"time"
 
+	"github.com/langhost/langhost/internal/safefile"
 	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
@@ -695,29 +696,11 @@ func (s *session) read(path string) (fileContent, error) {
 // for larger ones.
 const maxPeekSize = 64 << 20
 
-// readRegular reads a regular file of at most limit bytes (0: no limit).
-// Anything else is refused without blocking: opening a named pipe for
-// reading waits for a writer, so the file is opened non-blocking and
-// checked before it is read.
+// readRegular reads a regular file of at most limit bytes (0: no limit)
+// and its FileInfo, without blocking on a named pipe (internal/safefile).
 func readRegular(path string, limit int64) ([]byte, os.FileInfo, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, nil, err
+	if limit <= 0 {
+		limit = math.MaxInt64
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, nil, fmt.Errorf("%s is not a regular file", path)
-	}
-	if limit > 0 && fi.Size() > limit {
-		return nil, nil, fmt.Errorf("%s is larger than %d MiB", path, limit>>20)
-	}
-	buf := bytes.NewBuffer(make([]byte, 0, fi.Size()+1))
-	if _, err := buf.ReadFrom(f); err != nil {
-		return nil, nil, fmt.Errorf("reading %s: %w", path, err)
-	}
-	return buf.Bytes(), fi, nil
+	return safefile.ReadRegularStat(path, limit)
 }
