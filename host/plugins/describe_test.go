@@ -94,7 +94,7 @@ func opNames(d *pluginapi.Description) string {
 	return strings.Join(names, ",")
 }
 
-const testagentOps = "echo,sleep,fail,crash,progress,opened"
+const testagentOps = "echo,sleep,fail,crash,progress,opened,broken_output"
 
 // TestDescribeCache: the first Describe starts the plugin, later ones read
 // the cache, and a rebuilt plugin or another config is described again.

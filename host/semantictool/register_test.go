@@ -13,6 +13,7 @@ import (
 	"github.com/langhost/langhost/host"
 	"github.com/langhost/langhost/host/config"
 	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // buildPlugin builds the plugin main package pkg into a fresh directory.
@@ -108,5 +109,19 @@ semantic:
 	p := h.Specs.Problems[0].Problems[0]
 	if !strings.HasSuffix(p.File, "lines.yaml") || p.Field != "semantic.plugin" || !strings.Contains(p.Message, "lines.semantic_format is taken") {
 		t.Errorf("problem = %+v", p)
+	}
+}
+
+// TestInvalidPluginOutput: output that is not JSON would break every
+// envelope it is printed in; it is an internal failure naming the plugin.
+func TestInvalidPluginOutput(t *testing.T) {
+	plugin := buildPlugin(t, "github.com/langhost/langhost/plugins/pluginapi/internal/testagent/testplugin")
+	h := hostWithSpec(t, `language: {id: lines, name: Lines}
+semantic:
+  command: lines-server
+  plugin: `+plugin+"\n")
+	_, err := h.Registry.Call(context.Background(), "lines.broken_output", registry.Call{Input: map[string]any{}})
+	if failure.CodeOf(err) != failure.Internal || !strings.Contains(err.Error(), "invalid JSON") {
+		t.Errorf("err = %v, want internal: invalid JSON", err)
 	}
 }

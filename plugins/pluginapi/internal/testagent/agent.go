@@ -89,6 +89,7 @@ var operations = []pluginapi.Operation{
 	{Name: "crash", Description: "Exits the plugin process mid-call.", SideEffects: "none"},
 	{Name: "progress", Description: "Reports count progress messages.", SideEffects: "none"},
 	{Name: "opened", Description: "Returns the open request and how often Open ran.", SideEffects: "none"},
+	{Name: "broken_output", Description: "Returns bytes that are not JSON.", SideEffects: "none"},
 }
 
 // Describe implements pluginapi.Agent.
@@ -189,6 +190,8 @@ func (a *Agent) Invoke(ctx context.Context, req pluginapi.InvokeRequest, progres
 			report(progress, fmt.Sprintf("step %d", i), float64(100*i/in.Count))
 		}
 		return json.Marshal(map[string]int{"count": in.Count})
+	case "broken_output":
+		return json.RawMessage(`{"half":`), nil
 	case "opened":
 		a.mu.Lock()
 		defer a.mu.Unlock()
