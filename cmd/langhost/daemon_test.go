@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -18,6 +19,7 @@ import (
 	"time"
 
 	"github.com/langhost/langhost/host/daemon"
+	"github.com/langhost/langhost/internal/procgroup"
 )
 
 // The daemon tests run the real binary over a copy of the gopls fixture,
@@ -33,7 +35,7 @@ type daemonFixture struct {
 	runtime string // XDG_RUNTIME_DIR: the sockets are in runtime/langhost
 	env     []string
 	mu      sync.Mutex
-	seen    map[int]bool // processes of every daemon seen, killed at cleanup if still there
+	seen    map[procRef]bool // processes of every daemon seen, killed at cleanup if still there
 }
 
 func newDaemonFixture(t *testing.T, extraEnv ...string) *daemonFixture {
@@ -47,7 +49,7 @@ func newDaemonFixture(t *testing.T, extraEnv ...string) *daemonFixture {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f := &daemonFixture{t: t, bin: langhostBinary(t), ws: filepath.Join(t.TempDir(), "ws"), home: home, runtime: runtime, seen: map[int]bool{}}
+	f := &daemonFixture{t: t, bin: langhostBinary(t), ws: filepath.Join(t.TempDir(), "ws"), home: home, runtime: runtime, seen: map[procRef]bool{}}
 	if err := os.CopyFS(f.ws, os.DirFS("../../plugins/semantic/testdata/gomod")); err != nil {
 		t.Fatal(err)
 	}
@@ -77,12 +79,14 @@ func (f *daemonFixture) cleanup() {
 	if out, err := cmd.CombinedOutput(); err != nil {
 		f.t.Errorf("daemon stop --all: %v\n%s", err, out)
 	}
+	// No waiting: stop returns once the daemon exited, and it exits once
+	// its plugins, language servers and reaper have.
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	for pid := range f.seen {
-		if daemonProcRunning(pid) {
-			f.t.Errorf("process %d of a daemon still runs after stop --all", pid)
-			_ = syscall.Kill(pid, syscall.SIGKILL)
+	for p := range f.seen {
+		if p.running() {
+			f.t.Errorf("process %d of a daemon still runs after stop --all: %s", p.pid, describeProc(p.pid))
+			_ = syscall.Kill(p.pid, syscall.SIGKILL)
 		}
 	}
 	if f.t.Failed() {
@@ -152,8 +156,8 @@ func (f *daemonFixture) daemons() []daemon.Status {
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	for _, st := range list {
-		for _, p := range st.Processes {
-			f.seen[p.PID] = true
+		for _, p := range treeProcs(st) {
+			f.seen[p] = true
 		}
 	}
 	return list
@@ -169,36 +173,104 @@ func (f *daemonFixture) one() daemon.Status {
 	return list[0]
 }
 
-// daemonProcRunning reports whether pid exists and is not a zombie (a
-// daemon's parent, the CLI that started it, is gone; its reaper may be slow).
-func daemonProcRunning(pid int) bool {
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
-	if err != nil {
-		return false
-	}
-	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
-	return len(fields) > 0 && fields[0] != "Z" && fields[0] != "X"
+// procRef names a process for good: a pid, reused once the process is
+// gone (pids wrap around within seconds on a busy machine), and its start
+// time.
+type procRef struct {
+	pid   int
+	start string // field 22 of /proc/pid/stat, in clock ticks since boot
 }
 
-func waitDaemonGone(t *testing.T, pids ...int) {
+// procStat returns the state and start time of process pid.
+func procStat(pid int) (state, start string, ok bool) {
+	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	if err != nil {
+		return "", "", false
+	}
+	// Fields after the command, which may hold spaces: state is field 3.
+	fields := strings.Fields(string(stat[bytes.LastIndexByte(stat, ')')+1:]))
+	if len(fields) < 20 {
+		return "", "", false
+	}
+	return fields[0], fields[19], true
+}
+
+// refOf names process pid as it is now; ok is false if it is gone.
+func refOf(pid int) (procRef, bool) {
+	_, start, ok := procStat(pid)
+	return procRef{pid: pid, start: start}, ok
+}
+
+// running reports whether the process still exists and is not a zombie (a
+// daemon's parent, the CLI that started it, is gone, and whoever inherits
+// it may be slow to reap it).
+func (p procRef) running() bool {
+	state, start, ok := procStat(p.pid)
+	return ok && start == p.start && state != "Z" && state != "X"
+}
+
+// describeProc says what process pid is, for a failure message: state,
+// parent and command line.
+func describeProc(pid int) string {
+	dir := "/proc/" + strconv.Itoa(pid)
+	stat, _ := os.ReadFile(dir + "/stat")
+	cmdline, _ := os.ReadFile(dir + "/cmdline")
+	env, _ := os.ReadFile(dir + "/environ")
+	var marks []string
+	for kv := range bytes.SplitSeq(env, []byte{0}) {
+		if bytes.HasPrefix(kv, []byte("LANGHOST_")) {
+			marks = append(marks, string(kv))
+		}
+	}
+	return fmt.Sprintf("stat %q, cmdline %q, env %v", bytes.TrimSpace(stat), bytes.ReplaceAll(cmdline, []byte{0}, []byte{' '}), marks)
+}
+
+func waitDaemonGone(t *testing.T, procs ...procRef) {
 	t.Helper()
 	deadline := time.Now().Add(time.Minute)
-	for _, pid := range pids {
-		for daemonProcRunning(pid) {
+	for _, p := range procs {
+		for p.running() {
 			if time.Now().After(deadline) {
-				t.Fatalf("process %d still runs", pid)
+				t.Fatalf("process %d still runs: %s", p.pid, describeProc(p.pid))
 			}
 			time.Sleep(20 * time.Millisecond)
 		}
 	}
 }
 
-func treePIDs(st daemon.Status) []int {
-	var pids []int
+// treeProcs names the daemon's processes; those gone already are left out.
+func treeProcs(st daemon.Status) []procRef {
+	var procs []procRef
 	for _, p := range st.Processes {
-		pids = append(pids, p.PID)
+		if ref, ok := refOf(p.PID); ok {
+			procs = append(procs, ref)
+		}
 	}
-	return pids
+	return procs
+}
+
+// roles names what the daemon's processes are: "daemon", "reaper",
+// "plugin" and "gopls" (with gopls's own helpers).
+func roles(st daemon.Status) map[string]int {
+	r := map[string]int{}
+	for _, p := range st.Processes {
+		argv := strings.Fields(p.Command)
+		switch {
+		case p.PID == st.PID:
+			r["daemon"]++
+		case len(argv) == 0:
+			r["?"]++
+		case strings.Contains(filepath.Base(argv[0]), "gopls"):
+			r["gopls"]++
+		case len(argv) == 2 && argv[1] == "reaper":
+			r["reaper"]++
+		case slices.Equal(argv[1:], []string{"plugin", "serve", "semantic"}):
+			r["plugin"]++
+		default:
+			r[p.Command]++
+		}
+	}
+	return r
 }
 
 // TestDaemonServesWarmCalls: the first semantic call starts a daemon, the
@@ -286,14 +358,20 @@ func TestDaemonSeesEditedFile(t *testing.T) {
 
 // TestDaemonReplacesKilledDaemon: a daemon killed with SIGKILL leaves its
 // socket file behind; the next call starts a new daemon transparently.
+// The killed daemon's plugin, gopls and reaper die too (the reaper's job).
 func TestDaemonReplacesKilledDaemon(t *testing.T) {
 	f := newDaemonFixture(t)
 	want := f.references()
 	old := f.one()
+	if r := roles(old); r["daemon"] != 1 || r["reaper"] != 1 || r["plugin"] != 1 || r["gopls"] < 1 {
+		t.Fatalf("the daemon's processes are %v, want the daemon, its reaper, a plugin and gopls: %+v", r, old.Processes)
+	}
+	oldTree := treeProcs(old)
+	daemonRef, _ := refOf(old.PID)
 	if err := syscall.Kill(old.PID, syscall.SIGKILL); err != nil {
 		t.Fatal(err)
 	}
-	waitDaemonGone(t, old.PID)
+	waitDaemonGone(t, daemonRef)
 	if _, err := os.Lstat(old.Socket); err != nil {
 		t.Fatalf("the killed daemon's socket file should be left behind: %v", err)
 	}
@@ -303,7 +381,50 @@ func TestDaemonReplacesKilledDaemon(t *testing.T) {
 	if st := f.one(); st.PID == old.PID || st.Calls != 1 || st.Socket != old.Socket {
 		t.Errorf("not replaced: old %d, now %+v", old.PID, st)
 	}
-	waitDaemonGone(t, treePIDs(old)...) // its plugin and gopls die with it
+	waitDaemonGone(t, oldTree...)
+}
+
+// TestDaemonOutlivesItsCLI: the daemon a CLI starts outlives that CLI,
+// even when the CLI ran as a tool of another langhost (an agent's shell
+// tool), which then kills the tool's whole tree as on a timeout or its
+// reaper on its death: everything that carries the tool's procgroup mark.
+// The daemon carries no mark, is not told to do without a reaper (as the
+// plugins of that langhost are) and keeps serving.
+func TestDaemonOutlivesItsCLI(t *testing.T) {
+	f := newDaemonFixture(t)
+	cli := f.command("run", "go.find_references", "symbol=TotalArea")
+	// The environment of a process the other langhost supervises.
+	cli.Env = append(slices.Clip(f.env), "LANGHOST_REAPER=off")
+	var out bytes.Buffer
+	cli.Stdout, cli.Stderr = &out, &out
+	tool := procgroup.New(cli, syscall.SIGKILL)
+	if err := tool.Start(); err != nil {
+		t.Fatal(err)
+	}
+	runErr := cli.Wait()
+	if err := tool.Kill(); err != nil {
+		t.Fatal(err)
+	}
+	if runErr != nil {
+		t.Fatalf("langhost run: %v\n%s", runErr, out.String())
+	}
+	st := f.one()
+	env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", st.PID))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for kv := range bytes.SplitSeq(env, []byte{0}) {
+		if bytes.HasPrefix(kv, []byte(procgroup.MarkPrefix)) || bytes.HasPrefix(kv, []byte("LANGHOST_REAPER=")) {
+			t.Errorf("the daemon inherited %s from the CLI", kv)
+		}
+	}
+	if r := roles(st); r["reaper"] != 1 {
+		t.Errorf("the daemon has no reaper of its own: %v", r)
+	}
+	f.references()
+	if again := f.one(); again.PID != st.PID || again.Calls != 2 {
+		t.Errorf("the daemon %d did not serve the next call: %+v", st.PID, again)
+	}
 }
 
 // TestDaemonConcurrentFirstCalls: calls racing to start the daemon end
@@ -328,11 +449,16 @@ func TestDaemonConcurrentFirstCalls(t *testing.T) {
 }
 
 // TestDaemonStop: `daemon stop` stops the workspace's daemon, its language
-// server and plugin, and removes the socket.
+// server, plugin and reaper, and removes the socket. When it returns,
+// nothing of the daemon runs any more.
 func TestDaemonStop(t *testing.T) {
 	f := newDaemonFixture(t)
 	f.references()
 	st := f.one()
+	if r := roles(st); r["reaper"] != 1 || r["plugin"] != 1 || r["gopls"] < 1 {
+		t.Fatalf("the daemon's processes are %v, want its reaper, a plugin and gopls: %+v", r, st.Processes)
+	}
+	tree := treeProcs(st)
 	env, code, stderr := f.run("daemon", "stop")
 	if code != 0 || !strings.Contains(fmt.Sprint(env.Data), strconv.Itoa(st.PID)) {
 		t.Fatalf("daemon stop: exit %d %v\n%s", code, env.Data, stderr)
@@ -340,7 +466,11 @@ func TestDaemonStop(t *testing.T) {
 	if !env.OK {
 		t.Errorf("envelope: %+v", env)
 	}
-	waitDaemonGone(t, treePIDs(st)...)
+	for _, p := range tree {
+		if p.running() {
+			t.Errorf("process %d of the daemon still runs after daemon stop: %s", p.pid, describeProc(p.pid))
+		}
+	}
 	if _, err := os.Lstat(st.Socket); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("socket left behind: %v", err)
 	}
@@ -355,10 +485,11 @@ func TestDaemonIdleTimeout(t *testing.T) {
 	f := newDaemonFixture(t, "LANGHOST_DAEMON_IDLE_TIMEOUT=1s")
 	f.references()
 	st := f.one()
+	tree := treeProcs(st)
 	if st.IdleTimeoutMS != 1000 {
 		t.Errorf("idle timeout %d ms, want 1000", st.IdleTimeoutMS)
 	}
-	waitDaemonGone(t, treePIDs(st)...)
+	waitDaemonGone(t, tree...)
 	if _, err := os.Lstat(st.Socket); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("socket left behind: %v", err)
 	}
@@ -371,6 +502,7 @@ func TestDaemonReplacedWhenSpecsChange(t *testing.T) {
 	f := newDaemonFixture(t)
 	f.references()
 	old := f.one()
+	oldTree := treeProcs(old)
 	if err := os.MkdirAll(filepath.Join(f.ws, ".langhost", "languages"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +512,7 @@ func TestDaemonReplacedWhenSpecsChange(t *testing.T) {
 	if st.PID == old.PID || st.Fingerprint == old.Fingerprint || st.Calls != 1 {
 		t.Errorf("outdated daemon %d kept serving: %+v", old.PID, st)
 	}
-	waitDaemonGone(t, treePIDs(old)...)
+	waitDaemonGone(t, oldTree...)
 }
 
 // TestDaemonUnavailableRunsInProcess: when no daemon can be started (here

@@ -10,6 +10,8 @@ import (
 	"os/exec"
 	"syscall"
 	"time"
+
+	"github.com/langhost/langhost/internal/procgroup"
 )
 
 // supported says daemons work on this platform: they need unix sockets,
@@ -79,18 +81,26 @@ func lock(ctx context.Context, path string, timeout time.Duration) (unlock func(
 	}
 }
 
-// spawn starts the daemon detached from the caller: in a session of its
-// own (no terminal's Ctrl-C or hangup, no process-group kill of the CLI
-// reaches it), stdin from /dev/null, stdout and stderr to its log file. The
-// channel reports its exit while the caller lives.
+// spawn starts the daemon detached from the caller, so that it outlives
+// the CLI that started it and whatever started that CLI: in a session of
+// its own (no terminal's Ctrl-C or hangup, no process-group kill of the
+// CLI reaches it), with no parent-death signal, without the procgroup
+// marks the CLI inherited (no langhost sweeping the tree of a tool that ran
+// the CLI kills it; see procgroup.Detached), stdin from /dev/null, stdout
+// and stderr to its log file. The channel reports its exit while the
+// caller lives.
 func spawn(start Command, logPath string) (<-chan error, error) {
 	logf, err := os.OpenFile(logPath, os.O_WRONLY|os.O_CREATE|os.O_TRUNC|syscall.O_NOFOLLOW, 0o600)
 	if err != nil {
 		return nil, fmt.Errorf("daemon log: %w", err)
 	}
 	defer logf.Close()
+	env := start.Env
+	if env == nil {
+		env = os.Environ()
+	}
 	cmd := exec.Command(start.Path, start.Args...)
-	cmd.Dir, cmd.Env = start.Dir, start.Env
+	cmd.Dir, cmd.Env = start.Dir, procgroup.Detached(env)
 	cmd.Stdout, cmd.Stderr = logf, logf
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setsid: true}
 	if err := cmd.Start(); err != nil {
