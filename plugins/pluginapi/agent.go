@@ -1,9 +1,14 @@
 // Package pluginapi is the contract between the langhost host and a semantic
-// agent plugin (such as the RoslynCodingAgent). The same Agent interface is
+// agent plugin (such as the RoslynCodingAgent), and the one package a plugin
+// needs: implement Agent and hand it to Serve. The same Agent interface is
 // implemented in-process by the semantic engine, served over gRPC by
 // hashicorp/go-plugin in the plugin process, and implemented again by the
 // gRPC client in the host, so the host never cares which side of the process
 // boundary an agent lives on.
+//
+// The host knows no operation by name: it registers one tool per operation
+// the agent's Describe answer lists (see Description.Validate for what it
+// accepts) and forwards each call to Invoke.
 package pluginapi
 
 import (
