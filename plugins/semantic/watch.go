@@ -215,16 +215,20 @@ func (w *watcher) handle(ev fsnotify.Event) {
 	case ev.Has(fsnotify.Remove), ev.Has(fsnotify.Rename):
 		w.mu.Lock()
 		wasDir := w.dirs[ev.Name]
+		var gone []string
 		if wasDir {
 			for d := range w.dirs {
 				if d == ev.Name || strings.HasPrefix(d, ev.Name+string(filepath.Separator)) {
 					delete(w.dirs, d)
-					// A directory moved elsewhere keeps its watch.
-					_ = w.fsw.Remove(d)
+					gone = append(gone, d)
 				}
 			}
 		}
 		w.mu.Unlock()
+		for _, d := range gone {
+			// A directory moved elsewhere keeps its watch otherwise.
+			_ = w.fsw.Remove(d)
+		}
 		w.record(ev.Name, lsp.FileDeleted, wasDir)
 	}
 }
