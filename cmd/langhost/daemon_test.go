@@ -203,10 +203,19 @@ func refOf(pid int) (procRef, bool) {
 
 // running reports whether the process still exists and is not a zombie (a
 // daemon's parent, the CLI that started it, is gone, and whoever inherits
-// it may be slow to reap it).
+// it may be slow to reap it). The main thread shows as a zombie as soon as
+// it exits; until the other threads have exited too, the process still
+// holds its files, a killed daemon its socket.
 func (p procRef) running() bool {
 	state, start, ok := procStat(p.pid)
-	return ok && start == p.start && state != "Z" && state != "X"
+	if !ok || start != p.start || state == "X" {
+		return false
+	}
+	if state != "Z" {
+		return true
+	}
+	tasks, err := os.ReadDir("/proc/" + strconv.Itoa(p.pid) + "/task")
+	return err == nil && len(tasks) > 1
 }
 
 // describeProc says what process pid is, for a failure message: state,

@@ -139,30 +139,52 @@ const (
 )
 
 // readMark reads whether process pid carries one of needles ("NAME=").
-// The environment of a process in the middle of an exec, or exiting, reads
-// empty for a moment: /proc/pid/stat then shows no environment address
-// (env_end 0), and that is markUnknown unless the process is a zombie,
-// whose environment stays empty. A process started with an empty
-// environment (env -i) has an address. Processes of other users cannot be
-// read and carry no mark of ours.
+// Some processes have no environment to read for a moment: one in the
+// middle of an exec (/proc/pid/stat shows no environment address, env_end
+// 0) and one exiting, whose main thread may even show as a zombie while
+// other threads still run and hold its files. Their mark is unknown until
+// the exec is done or the last thread has exited. A zombie that is the
+// only task left, a kernel thread, a process started with an empty
+// environment (env -i, which has an address) and processes of other users
+// carry no mark of ours.
 func readMark(pid int, needles [][]byte) markState {
-	env, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/environ")
+	dir := "/proc/" + strconv.Itoa(pid)
+	env, err := os.ReadFile(dir + "/environ")
 	switch {
-	case err != nil:
+	case err == nil && len(env) > 0:
+		if hasVar(env, needles) {
+			return markPresent
+		}
 		return markAbsent
-	case len(env) > 0 && hasVar(env, needles):
-		return markPresent
-	case len(env) > 0:
-		return markAbsent
+	case err != nil && !errors.Is(err, syscall.ESRCH):
+		return markAbsent // gone, or another user's
 	}
-	stat, err := os.ReadFile("/proc/" + strconv.Itoa(pid) + "/stat")
+	// No memory (ESRCH) or an empty environment.
+	stat, err := os.ReadFile(dir + "/stat")
 	i := bytes.LastIndexByte(stat, ')')
 	if err != nil || i < 0 {
 		return markAbsent
 	}
-	// State is the first field after the command; env_end the 49th.
+	// The state is the first field after the command, the flags the
+	// 7th, env_end the 49th.
 	fields := strings.Fields(string(stat[i+1:]))
-	if len(fields) < 49 || fields[0] == "Z" || fields[0] == "X" || fields[48] != "0" {
+	if len(fields) < 49 {
+		return markAbsent
+	}
+	const pfKthread = 0x00200000
+	if flags, err := strconv.ParseUint(fields[6], 10, 64); err != nil || flags&pfKthread != 0 {
+		return markAbsent
+	}
+	switch fields[0] {
+	case "X":
+		return markAbsent
+	case "Z":
+		if tasks, err := os.ReadDir(dir + "/task"); err == nil && len(tasks) > 1 {
+			return markUnknown
+		}
+		return markAbsent
+	}
+	if fields[48] != "0" {
 		return markAbsent
 	}
 	return markUnknown

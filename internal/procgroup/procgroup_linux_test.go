@@ -23,8 +23,12 @@ const helperEnv = "PROCGROUP_TEST_HELPER_DIR"
 // (runShutdownHost) instead of waiting to be killed.
 const helperShutdownEnv = "PROCGROUP_TEST_HELPER_SHUTDOWN"
 
+// helperMainExitEnv makes the test binary end its main thread alone, so
+// that it lives on as a zombie main thread with other threads running.
+const helperMainExitEnv = "PROCGROUP_TEST_HELPER_MAIN_EXIT"
+
 func init() {
-	if os.Getenv(helperEnv) != "" {
+	if os.Getenv(helperEnv) != "" || os.Getenv(helperMainExitEnv) != "" {
 		// Keep the main thread for the main goroutine: Go never ends the
 		// main thread, so the thread below must be another one.
 		runtime.LockOSThread()
@@ -32,6 +36,11 @@ func init() {
 }
 
 func TestMain(m *testing.M) {
+	if os.Getenv(helperMainExitEnv) != "" {
+		// exit, not exit_group: only the main thread ends; the runtime's
+		// other threads (sysmon at least) keep the process alive.
+		_, _, _ = syscall.RawSyscall(syscall.SYS_EXIT, 0, 0, 0)
+	}
 	if dir := os.Getenv(helperEnv); dir != "" {
 		if os.Getenv(helperShutdownEnv) != "" {
 			runShutdownHost(dir)
@@ -417,6 +426,38 @@ func TestReadMark(t *testing.T) {
 		if got := readMark(tc.pid, needles); got != tc.want {
 			t.Errorf("%s: readMark = %d, want %d", tc.name, got, tc.want)
 		}
+	}
+}
+
+// TestReadMarkExitingProcess: a process whose main thread exited while
+// others run on shows as a zombie but still holds its files: its mark is
+// unknown until its last thread has exited.
+func TestReadMarkExitingProcess(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	const mark = MarkPrefix + "MAINEXIT"
+	cmd := exec.Command(exe, "-test.run=^$")
+	cmd.Env = append(os.Environ(), helperMainExitEnv+"=1", mark+"=1")
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+	pid := cmd.Process.Pid
+	waitFor(t, "the main thread to exit", func() bool { return !alive(pid) })
+	tasks, err := os.ReadDir(fmt.Sprintf("/proc/%d/task", pid))
+	if err != nil || len(tasks) < 2 {
+		t.Fatalf("want a zombie main thread with other threads: %d tasks, %v", len(tasks), err)
+	}
+	needles := [][]byte{[]byte(mark + "=")}
+	if got := readMark(pid, needles); got != markUnknown {
+		t.Errorf("readMark while threads run = %d, want unknown (%d)", got, markUnknown)
+	}
+	_ = cmd.Process.Kill()
+	_ = cmd.Wait()
+	if got := readMark(pid, needles); got != markAbsent {
+		t.Errorf("readMark once exited = %d, want absent (%d)", got, markAbsent)
 	}
 }
 
