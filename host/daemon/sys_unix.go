@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/langhost/langhost/internal/privfile"
 	"github.com/langhost/langhost/internal/procgroup"
 )
 
@@ -24,23 +25,8 @@ var errUnsupported = errors.New("not supported on this platform")
 // it is: a directory (not a symlink to one) of this user, which nobody else
 // may enter. Wider permissions of the user's own directory are narrowed.
 func privateDir(dir string) error {
-	if err := os.MkdirAll(dir, 0o700); err != nil {
+	if err := privfile.Dir(dir); err != nil {
 		return fmt.Errorf("daemon directory: %w", err)
-	}
-	fi, err := os.Lstat(dir)
-	if err != nil {
-		return fmt.Errorf("daemon directory: %w", err)
-	}
-	if !fi.IsDir() {
-		return fmt.Errorf("daemon directory %s is not a directory (%s): refusing to use it", dir, fi.Mode().Type())
-	}
-	if st, ok := fi.Sys().(*syscall.Stat_t); ok && int(st.Uid) != os.Getuid() {
-		return fmt.Errorf("daemon directory %s belongs to uid %d, not to uid %d: refusing to use it", dir, st.Uid, os.Getuid())
-	}
-	if fi.Mode().Perm()&0o077 != 0 {
-		if err := os.Chmod(dir, 0o700); err != nil {
-			return fmt.Errorf("daemon directory: %w", err)
-		}
 	}
 	return nil
 }
