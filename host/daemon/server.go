@@ -155,7 +155,13 @@ func (s *Server) Serve(ctx context.Context, ln *Listener) error {
 		cancelCalls()
 	case <-s.done:
 	case err = <-served:
-		s.stop("listener failed")
+		select {
+		case <-s.done:
+			// Stop closed the listener: Serve's error is the expected one.
+			err = nil
+		default:
+			s.stop("listener failed")
+		}
 	}
 	s.mu.Lock()
 	s.idle.Stop()
@@ -184,8 +190,8 @@ func (s *Server) routes() http.Handler {
 		st := s.Status()
 		// The socket goes before the answer: when `daemon stop` returns,
 		// the next call starts a new daemon.
-		_ = s.ln.Close()
 		s.stop("stop requested")
+		_ = s.ln.Close()
 		writeJSON(w, http.StatusOK, st)
 	})
 	return mux
