@@ -23,6 +23,12 @@ const (
 	Internal     Code = "internal"            // plugin or host bug
 	Unsupported  Code = "unsupported_by_server"
 	Canceled     Code = "canceled"
+
+	// Classes of edit transactions (see README, Transactions).
+	AnchorNotResolved    Code = "anchor_not_resolved"    // the text or symbol an edit is anchored to is not there
+	Postcondition        Code = "postcondition_failed"   // the edit applied but did not have the effect it promised
+	DiagnosticRegression Code = "diagnostic_regression"  // the edit was rejected: it adds diagnostics the policy forbids
+	WorkspaceApplyFailed Code = "workspace_apply_failed" // writing an accepted edit to disk failed; nothing was changed
 )
 
 // ExitCode is the process exit code for the class.
@@ -42,6 +48,14 @@ func (c Code) ExitCode() int {
 		return 5
 	case Ambiguous:
 		return 6
+	case AnchorNotResolved:
+		return 8
+	case Postcondition:
+		return 9
+	case DiagnosticRegression:
+		return 10
+	case WorkspaceApplyFailed:
+		return 11
 	case Canceled:
 		return 130
 	default:
