@@ -1,0 +1,421 @@
+// Package txnlog keeps the records of applied edit transactions under
+// <root>/.langhost/transactions/, with the content each file had before,
+// so that an accepted transaction can be undone while its files still hold
+// what it wrote.
+//
+// A record is two files: <id>.before.json (the content before, written
+// first) and <id>.json (the record, whose presence commits it). Both are
+// written atomically and readable by the owner only: the content of
+// source files is no business of other users.
+//
+// The directory lives in the workspace, which is untrusted: records are
+// read with bounds, ids are validated, and every path a record names is
+// confined to the workspace before it is read or written.
+package txnlog
+
+import (
+	"cmp"
+	"context"
+	"crypto/rand"
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/langhost/langhost/internal/atomicfile"
+	"github.com/langhost/langhost/internal/privfile"
+	"github.com/langhost/langhost/internal/safefile"
+	"github.com/langhost/langhost/internal/workspace"
+	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
+)
+
+// Dir is the directory of the records, relative to the workspace root.
+const Dir = ".langhost/transactions"
+
+// Bounds on what is read back from the (untrusted) directory.
+const (
+	maxRecordSize = 16 << 20
+	maxBeforeSize = 512 << 20
+	maxRecords    = 10000
+)
+
+// File is one file a transaction changed.
+type File struct {
+	Path   string `json:"path"`             // workspace-relative, "/" separators
+	Before string `json:"before,omitempty"` // "sha256:<hex>" of the content before; "" = the transaction created the file
+	After  string `json:"after,omitempty"`  // of the content written; "" = the transaction deleted the file
+}
+
+// Record is one applied transaction.
+type Record struct {
+	ID        string            `json:"id"`
+	Time      time.Time         `json:"time"`
+	Tool      string            `json:"tool"`
+	Operation string            `json:"operation"`
+	Trace     []string          `json:"trace"`
+	Files     []File            `json:"files"`
+	Delta     *diagnostic.Delta `json:"delta,omitempty"`
+	UndoneBy  string            `json:"undone_by,omitempty"`
+}
+
+// UndoOperation is the Operation of the records Undo writes.
+const UndoOperation = "undo"
+
+// Hash is the form of a content hash in records and previews:
+// "sha256:<hex>".
+func Hash(b []byte) string {
+	sum := sha256.Sum256(b)
+	return "sha256:" + hex.EncodeToString(sum[:])
+}
+
+// NewID returns a new record id. Ids sort by time to the microsecond; the
+// random suffix keeps ids of one microsecond apart.
+func NewID() string {
+	var rnd [4]byte
+	rand.Read(rnd[:])
+	t := time.Now().UTC()
+	return fmt.Sprintf("%s%06d-%s", t.Format("20060102T150405"), t.Nanosecond()/1000, hex.EncodeToString(rnd[:]))
+}
+
+var idPattern = regexp.MustCompile(`^[0-9A-Za-z][0-9A-Za-z-]{0,63}$`)
+
+func checkID(id string) error {
+	if !idPattern.MatchString(id) {
+		return &failure.Error{Code: failure.InvalidInput, Field: "id",
+			Message: fmt.Sprintf("%q is not a transaction id (letters, digits and '-', as `langhost undo --list` shows them)", id)}
+	}
+	return nil
+}
+
+// log is the record directory of one workspace.
+type log struct {
+	ws  *workspace.Root
+	dir string // absolute
+}
+
+// open confines the record directory to the workspace; with create, it is
+// made (owner-only) if missing.
+func open(root string, create bool) (*log, error) {
+	ws, err := workspace.New(root)
+	if err != nil {
+		return nil, err
+	}
+	dir, err := ws.Resolve("", Dir)
+	if err != nil {
+		return nil, fmt.Errorf("transaction records: %w", err)
+	}
+	if create {
+		if err := privfile.Dir(dir); err != nil {
+			return nil, failure.Wrap(failure.Precondition, err, "creating %s", Dir)
+		}
+		// Check again now that it exists: nothing along it may lead out.
+		if again, err := ws.Resolve("", Dir); err != nil || again != dir {
+			return nil, failure.New(failure.Precondition, "%s changed while it was created; nothing was recorded", Dir)
+		}
+	}
+	return &log{ws: ws, dir: dir}, nil
+}
+
+func (l *log) recordPath(id string) string { return filepath.Join(l.dir, id+".json") }
+func (l *log) beforePath(id string) string { return filepath.Join(l.dir, id+".before.json") }
+
+// Save stores rec and the content its files had before (by record path),
+// for Undo. An empty rec.ID or zero rec.Time is filled in. Every path must
+// be a clean workspace-relative path inside the workspace.
+func Save(root string, rec *Record, before map[string][]byte) error {
+	if rec.ID == "" {
+		rec.ID = NewID()
+	}
+	if err := checkID(rec.ID); err != nil {
+		return err
+	}
+	if rec.Time.IsZero() {
+		rec.Time = time.Now().UTC()
+	}
+	if rec.Trace == nil {
+		rec.Trace = []string{}
+	}
+	l, err := open(root, true)
+	if err != nil {
+		return err
+	}
+	known := map[string]File{}
+	for i, f := range rec.Files {
+		if err := l.checkPath(fmt.Sprintf("files[%d].path", i), f.Path); err != nil {
+			return err
+		}
+		known[f.Path] = f
+	}
+	for p, b := range before {
+		f, ok := known[p]
+		if !ok {
+			return failure.New(failure.Internal, "transaction %s: content before given for %s, which is not one of its files", rec.ID, p)
+		}
+		if f.Before != Hash(b) {
+			return failure.New(failure.Internal, "transaction %s: the content before given for %s does not have the hash %s", rec.ID, p, f.Before)
+		}
+	}
+	for _, f := range rec.Files {
+		if _, ok := before[f.Path]; f.Before != "" && !ok {
+			return failure.New(failure.Internal, "transaction %s: no content before for %s", rec.ID, f.Path)
+		}
+	}
+	if _, err := os.Lstat(l.recordPath(rec.ID)); err == nil {
+		return failure.New(failure.Precondition, "transaction %s exists already", rec.ID)
+	}
+	b, err := json.Marshal(before)
+	if err != nil {
+		return failure.Wrap(failure.Internal, err, "encoding transaction %s", rec.ID)
+	}
+	if err := atomicfile.WriteFile(l.beforePath(rec.ID), b, 0o600); err != nil {
+		return failure.Wrap(failure.Precondition, err, "recording transaction %s", rec.ID)
+	}
+	if err := l.writeRecord(rec); err != nil {
+		os.Remove(l.beforePath(rec.ID))
+		return err
+	}
+	return nil
+}
+
+func (l *log) writeRecord(rec *Record) error {
+	b, err := json.MarshalIndent(rec, "", "  ")
+	if err != nil {
+		return failure.Wrap(failure.Internal, err, "encoding transaction %s", rec.ID)
+	}
+	if err := atomicfile.WriteFile(l.recordPath(rec.ID), append(b, '\n'), 0o600); err != nil {
+		return failure.Wrap(failure.Precondition, err, "recording transaction %s", rec.ID)
+	}
+	return nil
+}
+
+// checkPath refuses a record path that is not clean, relative and inside
+// the workspace.
+func (l *log) checkPath(key, p string) error {
+	if p == "" || filepath.IsAbs(p) || path(p) != p || strings.HasPrefix(p, "../") || p == ".." || p == "." {
+		return &failure.Error{Code: failure.InvalidInput, Field: key, Message: fmt.Sprintf("%q is not a clean workspace-relative path", p)}
+	}
+	_, err := l.ws.Resolve(key, filepath.FromSlash(p))
+	return err
+}
+
+// path cleans a "/" path.
+func path(p string) string { return filepath.ToSlash(filepath.Clean(filepath.FromSlash(p))) }
+
+// List returns the records of the workspace, newest first. A record that
+// cannot be read is skipped, so one damaged file does not hide the rest.
+func List(root string) ([]*Record, error) {
+	l, err := open(root, false)
+	if err != nil {
+		return nil, err
+	}
+	return l.list()
+}
+
+func (l *log) list() ([]*Record, error) {
+	entries, err := os.ReadDir(l.dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return []*Record{}, nil
+	}
+	if err != nil {
+		return nil, failure.Wrap(failure.Precondition, err, "reading %s", Dir)
+	}
+	recs := []*Record{}
+	for _, e := range entries {
+		id, ok := strings.CutSuffix(e.Name(), ".json")
+		if !ok || strings.HasSuffix(id, ".before") || checkID(id) != nil {
+			continue
+		}
+		if len(recs) == maxRecords {
+			break
+		}
+		rec, err := l.load(id)
+		if err != nil {
+			continue
+		}
+		recs = append(recs, rec)
+	}
+	slices.SortFunc(recs, func(a, b *Record) int {
+		return cmp.Or(b.Time.Compare(a.Time), strings.Compare(b.ID, a.ID))
+	})
+	return recs, nil
+}
+
+// Load returns the record id.
+func Load(root, id string) (*Record, error) {
+	if err := checkID(id); err != nil {
+		return nil, err
+	}
+	l, err := open(root, false)
+	if err != nil {
+		return nil, err
+	}
+	return l.load(id)
+}
+
+func (l *log) load(id string) (*Record, error) {
+	b, err := safefile.ReadRegular(l.recordPath(id), maxRecordSize)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, &failure.Error{Code: failure.NotFound, Field: "id", Message: fmt.Sprintf("no transaction %s in %s", id, Dir)}
+	}
+	if err != nil {
+		return nil, failure.Wrap(failure.Precondition, err, "reading transaction %s", id)
+	}
+	var rec Record
+	if err := json.Unmarshal(b, &rec); err != nil {
+		return nil, failure.Wrap(failure.Precondition, err, "transaction %s is damaged", id)
+	}
+	if rec.ID != id {
+		return nil, failure.New(failure.Precondition, "transaction %s is damaged: it records the id %q", id, rec.ID)
+	}
+	return &rec, nil
+}
+
+func (l *log) loadBefore(id string) (map[string][]byte, error) {
+	b, err := safefile.ReadRegular(l.beforePath(id), maxBeforeSize)
+	if err != nil {
+		return nil, failure.Wrap(failure.Precondition, err, "reading the content before transaction %s", id)
+	}
+	var before map[string][]byte
+	if err := json.Unmarshal(b, &before); err != nil {
+		return nil, failure.Wrap(failure.Precondition, err, "the content before transaction %s is damaged", id)
+	}
+	return before, nil
+}
+
+// Undo restores the content the files of transaction id had before it, if
+// every file still holds what the transaction wrote; otherwise nothing is
+// written and the error (precondition_failed) names the files that
+// changed. An empty id undoes the newest transaction that is neither
+// undone nor an undo itself. Undoing an undo redoes. The undo is recorded
+// as a new record, which is returned; the undone record gets UndoneBy.
+func Undo(ctx context.Context, root, id string) (*Record, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if id != "" {
+		if err := checkID(id); err != nil {
+			return nil, err
+		}
+	}
+	l, err := open(root, true)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := lockDir(l.dir)
+	if err != nil {
+		return nil, failure.Wrap(failure.Precondition, err, "locking %s", Dir)
+	}
+	defer unlock()
+
+	var rec *Record
+	if id == "" {
+		recs, err := l.list()
+		if err != nil {
+			return nil, err
+		}
+		for _, r := range recs {
+			if r.UndoneBy == "" && r.Operation != UndoOperation {
+				rec = r
+				break
+			}
+		}
+		if rec == nil {
+			return nil, failure.New(failure.NotFound, "no transaction to undo in %s", Dir)
+		}
+	} else if rec, err = l.load(id); err != nil {
+		return nil, err
+	}
+	if rec.UndoneBy != "" {
+		return nil, &failure.Error{Code: failure.Precondition, Field: "id",
+			Message: fmt.Sprintf("transaction %s was undone already by %s", rec.ID, rec.UndoneBy)}
+	}
+	before, err := l.loadBefore(rec.ID)
+	if err != nil {
+		return nil, err
+	}
+	changes := make([]Change, 0, len(rec.Files))
+	var changed []string
+	for i, f := range rec.Files {
+		key := fmt.Sprintf("files[%d].path", i)
+		if err := l.checkPath(key, f.Path); err != nil {
+			return nil, failure.Wrap(failure.CodeOf(err), err, "transaction %s", rec.ID)
+		}
+		ch, err := l.current(f)
+		if err != nil {
+			return nil, err
+		}
+		if Hash(ch.Old) != f.After && (ch.Exists || f.After != "") {
+			changed = append(changed, f.Path)
+			continue
+		}
+		if f.Before == "" {
+			ch.Delete = true
+		} else {
+			b, ok := before[f.Path]
+			if !ok || Hash(b) != f.Before {
+				return nil, failure.New(failure.Precondition, "transaction %s is damaged: the content of %s before it is missing or does not match %s; nothing was written", rec.ID, f.Path, f.Before)
+			}
+			ch.New = b
+		}
+		changes = append(changes, ch)
+	}
+	if len(changed) > 0 {
+		err := failure.New(failure.Precondition, "cannot undo transaction %s: %s changed since it was applied; nothing was written", rec.ID, strings.Join(changed, ", "))
+		err.Details = map[string]any{"changed": changed, "transaction_id": rec.ID}
+		return nil, err
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := Write(l.ws, changes, nil); err != nil {
+		return nil, err
+	}
+
+	undo := &Record{ID: NewID(), Time: time.Now().UTC(), Tool: rec.Tool, Operation: UndoOperation,
+		Trace: []string{"undo " + rec.ID}, Files: make([]File, len(rec.Files))}
+	after := map[string][]byte{}
+	for i, f := range rec.Files {
+		undo.Files[i] = File{Path: f.Path, Before: f.After, After: f.Before}
+		if f.After != "" {
+			after[f.Path] = changes[i].Old
+		}
+	}
+	if rec.Delta != nil {
+		undo.Delta = &diagnostic.Delta{New: rec.Delta.Fixed, Fixed: rec.Delta.New, Unchanged: rec.Delta.Unchanged}
+	}
+	if err := Save(root, undo, after); err != nil {
+		return nil, fmt.Errorf("transaction %s was undone, but recording the undo failed: %w", rec.ID, err)
+	}
+	rec.UndoneBy = undo.ID
+	if err := l.writeRecord(rec); err != nil {
+		return nil, fmt.Errorf("transaction %s was undone by %s, but marking it undone failed: %w", rec.ID, undo.ID, err)
+	}
+	return undo, nil
+}
+
+// current reads the file of f as it is now.
+func (l *log) current(f File) (Change, error) {
+	p, err := l.ws.Resolve("path", filepath.FromSlash(f.Path))
+	if err != nil {
+		return Change{}, err
+	}
+	ch := Change{Path: p, Name: f.Path}
+	b, err := safefile.ReadRegular(p, maxBeforeSize)
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+	case err != nil:
+		return Change{}, failure.Wrap(failure.Precondition, err, "reading %s", f.Path)
+	default:
+		ch.Old, ch.Exists = b, true
+	}
+	return ch, nil
+}
