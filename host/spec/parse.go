@@ -138,6 +138,21 @@ func validate(f *File, root *yaml.Node, report func(*yaml.Node, string, string))
 	}
 
 	validateServers(f, root, report)
+	if f.Gate != "" && f.GateTool() == nil {
+		report(at("gate"), "gate", unknownGate(f.Gate, f.ToolOrder))
+	}
+}
+
+// unknownGate explains a gate that names no tool of the spec.
+func unknownGate(name string, keys []string) string {
+	msg := fmt.Sprintf("gate %q is not a tool of this spec", name)
+	if c := textdist.Closest(name, slices.Sorted(slices.Values(keys))); c != "" {
+		msg += fmt.Sprintf(" (did you mean %q?)", c)
+	}
+	if len(keys) == 0 {
+		return msg + "; it has no tools"
+	}
+	return msg + "; its tools are " + strings.Join(keys, ", ")
 }
 
 var serverName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)

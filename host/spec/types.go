@@ -24,6 +24,10 @@ type File struct {
 	// languages.toml does); semantic.servers picks among them.
 	Servers  map[string]*Server `yaml:"servers,omitempty" json:"servers,omitempty" jsonschema:"language servers by name; semantic.servers names the ones this language uses"`
 	Semantic *Semantic          `yaml:"semantic,omitempty" json:"semantic,omitempty" jsonschema:"the language server(s) serving semantic operations"`
+	// Gate names the tool that checks an edit when no language server
+	// does (host/gate): it runs on a copy of the workspace before and
+	// after the edit, and new diagnostics reject the edit.
+	Gate string `yaml:"gate,omitempty" json:"gate,omitempty" jsonschema:"key or id of the tool that gates file writes when no language server serves the language, e.g. check"`
 
 	// Source is the file the spec was loaded from ("embedded:go.yaml" for shipped ones).
 	Source string `yaml:"-" json:"-"`
@@ -87,6 +91,22 @@ type Tool struct {
 	InputOrder []string `yaml:"-" json:"-"`
 	// Parsers are the compiled output parsers.
 	Parsers map[string]*parsers.Parser `yaml:"-" json:"-"`
+}
+
+// GateTool returns the tool named by Gate (by key or id), or nil.
+func (f *File) GateTool() *Tool {
+	if f.Gate == "" {
+		return nil
+	}
+	if t := f.Tools[f.Gate]; t != nil {
+		return t
+	}
+	for _, t := range f.Tools {
+		if t != nil && t.ID == f.Gate {
+			return t
+		}
+	}
+	return nil
 }
 
 // Fallback is the command run when the primary executable is not installed.
