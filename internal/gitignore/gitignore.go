@@ -1,0 +1,194 @@
+// Package gitignore matches workspace paths against .gitignore patterns
+// (gitignore(5)): comments, negation with "!", directory-only patterns
+// ending in "/", patterns anchored by a "/" and the "**" forms. Patterns
+// compile to Go regular expressions, so matching is linear in the path
+// whatever a hostile pattern holds.
+package gitignore
+
+import (
+	"bufio"
+	"bytes"
+	"regexp"
+	"strings"
+)
+
+// pattern is one line of a .gitignore file.
+type pattern struct {
+	base     string // directory of the .gitignore, "/" separated, "" for the root
+	re       *regexp.Regexp
+	negate   bool
+	dirOnly  bool
+	anchored bool // matched against the path below base, not just the name
+}
+
+// Matcher holds the patterns of the .gitignore files seen so far. The
+// last pattern that matches a path decides, as in git; patterns of deeper
+// directories are added later and so take precedence. The zero value
+// ignores nothing.
+type Matcher struct {
+	patterns []pattern
+}
+
+// Add adds the patterns of a .gitignore file in the directory base
+// (workspace-relative, "/" separated, "" for the root). Lines that are no
+// valid pattern are ignored, as git ignores them.
+func (m *Matcher) Add(base string, data []byte) {
+	base = strings.Trim(base, "/")
+	sc := bufio.NewScanner(bytes.NewReader(data))
+	sc.Buffer(nil, 64<<10) // a longer line ends the file: git has no such lines either
+	for sc.Scan() {
+		if p, ok := parse(base, sc.Text()); ok {
+			m.patterns = append(m.patterns, p)
+		}
+	}
+}
+
+// Match reports whether the workspace-relative, "/" separated path rel is
+// ignored. isDir says whether it is a directory. A path below an ignored
+// directory is for the caller to skip: git never looks inside one.
+func (m *Matcher) Match(rel string, isDir bool) bool {
+	ignored := false
+	for _, p := range m.patterns {
+		if ignored == !p.negate || p.dirOnly && !isDir {
+			continue // cannot change the outcome
+		}
+		sub := rel
+		if p.base != "" {
+			var ok bool
+			if sub, ok = strings.CutPrefix(rel, p.base+"/"); !ok {
+				continue
+			}
+		}
+		if !p.anchored {
+			sub = sub[strings.LastIndexByte(sub, '/')+1:]
+		}
+		if p.re.MatchString(sub) {
+			ignored = !p.negate
+		}
+	}
+	return ignored
+}
+
+// parse compiles one line.
+func parse(base, line string) (pattern, bool) {
+	line = strings.TrimSuffix(line, "\r")
+	line = trimTrailingSpaces(line)
+	if line == "" || line[0] == '#' {
+		return pattern{}, false
+	}
+	p := pattern{base: base}
+	if line[0] == '!' {
+		p.negate, line = true, line[1:]
+	}
+	if strings.HasSuffix(line, "/") {
+		p.dirOnly, line = true, strings.TrimRight(line, "/")
+	}
+	if line == "" {
+		return pattern{}, false
+	}
+	if strings.Contains(line, "/") {
+		p.anchored = true
+		line = strings.TrimPrefix(line, "/")
+	}
+	re, err := regexp.Compile("^" + Translate(line) + "$")
+	if err != nil {
+		return pattern{}, false
+	}
+	p.re = re
+	return p, true
+}
+
+// trimTrailingSpaces removes trailing spaces unless escaped by a backslash.
+func trimTrailingSpaces(s string) string {
+	for strings.HasSuffix(s, " ") && !strings.HasSuffix(s, `\ `) {
+		s = s[:len(s)-1]
+	}
+	return s
+}
+
+// Translate turns a glob into a regular expression (without anchors):
+// "*" and "?" match within one path component, "[...]" is a class ("[!"
+// negates), "\" escapes, a leading "**/", an inner "/**/" and a trailing
+// "/**" match any number of directories; other "**" are "*".
+func Translate(glob string) string {
+	var b strings.Builder
+	for i := 0; i < len(glob); i++ {
+		c := glob[i]
+		switch c {
+		case '*':
+			if strings.HasPrefix(glob[i:], "**") {
+				atStart := i == 0 || glob[i-1] == '/'
+				rest := glob[i+2:]
+				switch {
+				case atStart && strings.HasPrefix(rest, "/"):
+					b.WriteString("(?:.*/)?")
+					i += 2 // the "/" too
+					continue
+				case atStart && rest == "" && i > 0:
+					b.WriteString(".*")
+					i++
+					continue
+				}
+				for i+1 < len(glob) && glob[i+1] == '*' {
+					i++
+				}
+			}
+			b.WriteString("[^/]*")
+		case '?':
+			b.WriteString("[^/]")
+		case '[':
+			class, n := bracket(glob[i:])
+			if n == 0 {
+				b.WriteString(`\[`)
+				continue
+			}
+			b.WriteString(class)
+			i += n - 1
+		case '\\':
+			if i+1 < len(glob) {
+				i++
+				c = glob[i]
+			}
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+	}
+	return b.String()
+}
+
+// bracket translates the class at the start of s and returns its length
+// in s, or 0 when s holds no closed class (then "[" is literal).
+func bracket(s string) (string, int) {
+	i := 1
+	var b strings.Builder
+	b.WriteString("[")
+	if i < len(s) && (s[i] == '!' || s[i] == '^') {
+		b.WriteString("^")
+		i++
+	}
+	first := true
+	for ; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == ']' && !first:
+			b.WriteString("]")
+			if strings.HasPrefix(b.String(), "[^") {
+				// A negated class never matches the separator.
+				return b.String()[:len(b.String())-1] + "/]", i + 1
+			}
+			return b.String(), i + 1
+		case c == '\\' && i+1 < len(s):
+			i++
+			b.WriteString(regexp.QuoteMeta(string(s[i])))
+		case c == '-' && !first && i+1 < len(s) && s[i+1] != ']':
+			b.WriteString("-")
+		case c == '/':
+			return "", 0 // a class never spans a separator
+		default:
+			b.WriteString(regexp.QuoteMeta(string(c)))
+		}
+		first = false
+	}
+	return "", 0
+}
