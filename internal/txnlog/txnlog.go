@@ -419,3 +419,20 @@ func (l *log) current(f File) (Change, error) {
 	}
 	return ch, nil
 }
+
+// Discard removes the record id, for a transaction whose write failed
+// after it was recorded.
+func Discard(root, id string) error {
+	if err := checkID(id); err != nil {
+		return err
+	}
+	l, err := open(root, false)
+	if err != nil {
+		return err
+	}
+	err = os.Remove(l.recordPath(id))
+	if rerr := os.Remove(l.beforePath(id)); err == nil && !errors.Is(rerr, fs.ErrNotExist) {
+		err = rerr
+	}
+	return err
+}

@@ -294,7 +294,7 @@ func TestWriteAtomically(t *testing.T) {
 				}
 				return os.Rename(from, to)
 			}
-		}, code: failure.Internal, message: "nothing was changed (1 earlier file(s) were restored)", wantA: oldA},
+		}, code: failure.WorkspaceApplyFailed, message: "nothing was changed (1 earlier file(s) were restored)", wantA: oldA},
 		{name: "rollback fails", rename: func(v env) func(from, to string) error {
 			return func(from, to string) error {
 				if to == v.b || strings.Contains(from, ".langhost-old-") {
@@ -302,7 +302,7 @@ func TestWriteAtomically(t *testing.T) {
 				}
 				return os.Rename(from, to)
 			}
-		}, code: failure.Internal, message: "could not be restored", wantA: newA, check: func(t *testing.T, v env, err error) {
+		}, code: failure.WorkspaceApplyFailed, message: "could not be restored", wantA: newA, check: func(t *testing.T, v env, err error) {
 			// Nothing is lost: the error names the backup holding the old content.
 			_, after, _ := strings.Cut(err.Error(), "its old content is in ")
 			backup, _, _ := strings.Cut(after, ":")

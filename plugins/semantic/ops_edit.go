@@ -16,7 +16,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/langhost/langhost/internal/atomicfile"
+	"github.com/langhost/langhost/internal/txnlog"
 	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
@@ -24,10 +24,11 @@ import (
 
 // fileChange is the new content of one file an edit touches.
 type fileChange struct {
-	path      string // real path inside the workspace
+	path      string // real path inside the workspace (for create: the path to create)
 	rel       string
 	old, new  []byte // old is the text the server computed the edit on
 	editCount int
+	create    bool // the file does not exist yet; old is empty
 }
 
 // FileDiff is the preview of one file's change.
@@ -38,11 +39,9 @@ type FileDiff struct {
 	Diff   string `json:"diff"`
 }
 
-// contentHash is the form of a content hash in previews and expect.
-func contentHash(b []byte) string {
-	sum := sha256.Sum256(b)
-	return "sha256:" + hex.EncodeToString(sum[:])
-}
+// contentHash is the form of a content hash in previews, expect and
+// transaction records.
+func contentHash(b []byte) string { return txnlog.Hash(b) }
 
 // editTarget is one file a workspace edit touches.
 type editTarget struct {
@@ -273,25 +272,16 @@ func (c *call) apply(ctx context.Context, what string, changes []fileChange, exp
 	return c.s.filesWritten(ctx, paths)
 }
 
-// writeAtomically replaces the content of every file or of none
-// (internal/atomicfile), each of which must still be the regular file
-// inside the workspace the edit was computed on. rename is os.Rename
-// except in tests that inject a failure.
+// writeAtomically replaces the content of every file or of none, and
+// creates the files to create (internal/txnlog.Write): each must still be
+// the regular file inside the workspace the edit was computed on. rename
+// is os.Rename except in tests that inject a failure.
 func writeAtomically(ws *workspace.Root, changes []fileChange, rename func(from, to string) error) error {
-	files := make([]atomicfile.Replacement, len(changes))
+	files := make([]txnlog.Change, len(changes))
 	for i, ch := range changes {
-		files[i] = atomicfile.Replacement{Path: ch.path, Name: ch.rel, Old: ch.old, New: ch.new}
+		files[i] = txnlog.Change{Path: ch.path, Name: ch.rel, Exists: !ch.create, Old: ch.old, New: ch.new}
 	}
-	return atomicfile.ReplaceAll(files, atomicfile.Options{Rename: rename, Check: func(r atomicfile.Replacement) error {
-		real, err := ws.ResolveWrite("", r.Path)
-		if err == nil && real != r.Path {
-			err = fmt.Errorf("it now leads to %s", real)
-		}
-		if err != nil {
-			return failure.Wrap(failure.Precondition, err, "%s changed on disk since the edit was computed; nothing was written", r.Name)
-		}
-		return nil
-	}})
+	return txnlog.Write(ws, files, rename)
 }
 
 // ---- organize_imports and format

@@ -42,6 +42,8 @@ type session struct {
 
 	outlines *outlineCache
 	watch    *watcher // nil when the workspace cannot be watched
+
+	txnLocks keyedLock // serialises transactions per file (txn.go)
 }
 
 // document is a file the server has been told about with didOpen, or a

@@ -1,0 +1,211 @@
+package semantic
+
+import (
+	"context"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/langhost/langhost/plugins/lsp"
+	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
+)
+
+// inMemory shows the server the changes as overlays (didOpen/didChange;
+// nothing on disk) and returns how the diagnostics of the changed files,
+// and of the other files the server publishes diagnostics for meanwhile,
+// differ from before. finish ends the overlays: with keep false the server
+// is given the disk text back; with keep true (the changes were written)
+// the modified documents stay as they are. Files created only in memory
+// are closed either way. finish must be called even when err is not nil.
+func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagnostic.Delta, finish func(keep bool), err error) {
+	pull := c.s.supports("diagnosticProvider", "textDocument/diagnostic")
+	docs := make([]*document, len(changes))
+	var modified, created []*document
+	finish = func(keep bool) {
+		ctx := context.WithoutCancel(ctx)
+		if !keep {
+			for i, d := range docs {
+				if d != nil && !changes[i].create {
+					c.s.overlay(ctx, d, changes[i].old)
+				}
+			}
+		}
+		for _, d := range created {
+			if err := c.s.srv.Notify(ctx, "textDocument/didClose", map[string]any{"textDocument": lsp.TextDocumentIdentifier{URI: d.uri}}); err != nil {
+				c.e.log.Debug("closing an overlay", "file", d.path, "error", err)
+			}
+		}
+	}
+
+	// Before: the files as they are on disk.
+	affected := map[lsp.DocumentURI]bool{}
+	var before, after []diagnostic.Diagnostic
+	for i, ch := range changes {
+		if ch.create {
+			continue
+		}
+		d, err := c.s.document(ctx, ch.path)
+		if err != nil {
+			return delta, finish, err
+		}
+		if string(d.content()) != string(ch.old) {
+			return delta, finish, fieldErr(failure.Precondition, "file", "%s changed on disk since the edit was computed; nothing was written", ch.rel)
+		}
+		affected[d.uri] = true
+		ds, err := c.fileDiagnostics(ctx, d, pull)
+		if err != nil {
+			return delta, finish, err
+		}
+		before = append(before, c.toDiagnostics(d.uri, d.mapper, ds)...)
+		docs[i] = d
+		modified = append(modified, d)
+	}
+	others := map[lsp.DocumentURI]lsp.DiagnosticsEntry{}
+	seq := c.s.srv.DiagnosticsSeq()
+	if !pull {
+		for _, e := range c.s.srv.AllDiagnostics() {
+			others[e.URI] = e
+		}
+	}
+
+	// Apply in memory.
+	for i, ch := range changes {
+		if !ch.create {
+			if err := c.s.overlay(ctx, docs[i], ch.new); err != nil {
+				return delta, finish, err
+			}
+			continue
+		}
+		d, err := c.s.openOverlay(ctx, ch.path, ch.new)
+		if err != nil {
+			return delta, finish, err
+		}
+		docs[i] = d
+		created = append(created, d)
+		affected[d.uri] = true
+	}
+
+	// After.
+	for i, ch := range changes {
+		ds, err := c.fileDiagnostics(ctx, docs[i], pull)
+		if err != nil {
+			return delta, finish, err
+		}
+		after = append(after, c.toDiagnostics(docs[i].uri, lsp.NewMapper(ch.new), ds)...)
+	}
+	if !pull {
+		// Dependents: files whose diagnostics the server published again
+		// since the overlays, in the workspace.
+		for _, e := range c.s.srv.AllDiagnostics() {
+			if affected[e.URI] || e.Seq <= seq || strings.HasPrefix(c.e.relPath(e.URI), "/") {
+				continue
+			}
+			m, _ := c.peekURI(e.URI)
+			after = append(after, c.toDiagnostics(e.URI, m, e.Diagnostics)...)
+			if b, ok := others[e.URI]; ok {
+				before = append(before, c.toDiagnostics(e.URI, m, b.Diagnostics)...)
+			}
+		}
+	}
+	return diagnostic.Diff(before, after), finish, nil
+}
+
+// toDiagnostics converts a server's diagnostics of uri, whose content m
+// maps (nil: positions are taken as they are).
+func (c *call) toDiagnostics(uri lsp.DocumentURI, m *lsp.Mapper, ds []lsp.Diagnostic) []diagnostic.Diagnostic {
+	out := make([]diagnostic.Diagnostic, 0, len(ds))
+	for _, d := range ds {
+		l := c.locIn(m, uri, d.Range, detailFull)
+		sev := d.Severity
+		if sev == 0 {
+			sev = 1 // LSP: the client decides; an unrated problem counts as an error
+		}
+		out = append(out, diagnostic.Diagnostic{
+			Path: l.File, Line: l.Line, Column: l.Column, EndLine: l.EndLine, EndColumn: l.EndColumn,
+			Severity: diagnostic.NormalizeSeverity(sev.String()), Code: d.CodeString(), Message: d.Message, Source: d.Source,
+		})
+	}
+	return out
+}
+
+// overlay sends content as the text of an open document without touching
+// the disk. The document keeps the FileInfo of the disk file, so that a
+// change on disk is still noticed.
+func (s *session) overlay(ctx context.Context, d *document, content []byte) error {
+	s.docMu.Lock()
+	defer s.docMu.Unlock()
+	if string(d.content()) == string(content) {
+		return nil
+	}
+	return s.changeLocked(ctx, d, content, d.info)
+}
+
+// openOverlay opens a document for a file that does not exist on disk yet.
+// It is not one of s.docs: the caller closes it.
+func (s *session) openOverlay(ctx context.Context, path string, content []byte) (*document, error) {
+	s.docMu.Lock()
+	defer s.docMu.Unlock()
+	d := &document{path: path, uri: lsp.URIFromPath(path), version: s.nextVersionLocked(), mapper: lsp.NewMapper(content)}
+	d.syncSeq = s.srv.DiagnosticsSeq()
+	err := s.srv.Notify(ctx, "textDocument/didOpen", map[string]any{"textDocument": lsp.TextDocumentItem{
+		URI: d.uri, LanguageID: s.languageID(path), Version: d.version, Text: string(content)}})
+	return d, err
+}
+
+// keyedLock serialises transactions per file.
+type keyedLock struct {
+	mu sync.Mutex
+	m  map[string]*keyEntry
+}
+
+type keyEntry struct {
+	sem  chan struct{}
+	refs int
+}
+
+// lock takes the locks of keys, in sorted order so that two transactions
+// over the same files cannot deadlock, and returns their release.
+func (k *keyedLock) lock(ctx context.Context, keys []string) (func(), error) {
+	keys = slices.Compact(slices.Sorted(slices.Values(keys)))
+	var held []string
+	unlock := func() {
+		for _, key := range slices.Backward(held) {
+			k.release(key, true)
+		}
+	}
+	for _, key := range keys {
+		k.mu.Lock()
+		if k.m == nil {
+			k.m = map[string]*keyEntry{}
+		}
+		e := k.m[key]
+		if e == nil {
+			e = &keyEntry{sem: make(chan struct{}, 1)}
+			k.m[key] = e
+		}
+		e.refs++
+		k.mu.Unlock()
+		select {
+		case e.sem <- struct{}{}:
+			held = append(held, key)
+		case <-ctx.Done():
+			k.release(key, false)
+			unlock()
+			return nil, ctx.Err()
+		}
+	}
+	return unlock, nil
+}
+
+func (k *keyedLock) release(key string, held bool) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	e := k.m[key]
+	if held {
+		<-e.sem
+	}
+	if e.refs--; e.refs == 0 {
+		delete(k.m, key)
+	}
+}
