@@ -49,7 +49,7 @@ func TestLongNamesStayDistinctAndDeterministic(t *testing.T) {
 	if toolname.Name(a) == toolname.Name(b) {
 		t.Fatalf("two long ids share the name %q", toolname.Name(a))
 	}
-	if toolname.Name(a) != toolname.Name(a) {
+	if first, again := toolname.Name(a), toolname.Name(a); first != again {
 		t.Fatal("Name is not deterministic")
 	}
 	tab, err := toolname.NewTable([]string{a, b})

@@ -1,0 +1,153 @@
+package detect_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/langhost/langhost/host/detect"
+	"github.com/langhost/langhost/host/spec"
+	"github.com/langhost/langhost/languages"
+)
+
+// shipped loads the embedded specs, the ones detection runs on by default.
+func shipped(t *testing.T) []*spec.File {
+	t.Helper()
+	set := spec.Load([]spec.Source{{Name: "embedded", FS: languages.FS, Label: "embedded"}})
+	if len(set.Problems) > 0 {
+		t.Fatalf("shipped specs: %v", set.Problems)
+	}
+	return set.Languages
+}
+
+// tree writes files (name -> content; a name ending in / is a directory).
+func tree(t *testing.T, files ...string) string {
+	t.Helper()
+	root := t.TempDir()
+	for _, name := range files {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if strings.HasSuffix(name, "/") {
+			if err := os.MkdirAll(p, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root
+}
+
+func TestDetect(t *testing.T) {
+	langs := shipped(t)
+	tests := []struct {
+		name  string
+		files []string
+		want  []string
+	}{
+		{"go module", []string{"go.mod", "main.go", "internal/x/x.go"}, []string{"go"}},
+		{"go.mod alone", []string{"go.mod"}, []string{"go"}},
+		{"python by marker", []string{"pyproject.toml", "README.md"}, []string{"python"}},
+		{"typescript, not javascript", []string{"package.json", "src/index.ts"}, []string{"typescript"}},
+		{"package.json alone says nothing", []string{"package.json"}, nil},
+		{"csharp by glob", []string{"App.csproj"}, []string{"csharp"}},
+		{"mixed", []string{"go.mod", "tools/gen.py", "web/app.tsx"}, []string{"go", "python", "typescript"}},
+		{"upper-case extension", []string{"LEGACY.GO"}, []string{"go"}},
+		{"skipped dirs", []string{"README.md", "node_modules/a/index.js", "vendor/x/y.go", ".git/hooks/h.py", "target/x.rs"}, nil},
+		{"empty", nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := detect.Detect(context.Background(), tree(t, tt.files...), langs, detect.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.IDs(); !slices.Equal(got, tt.want) && !(len(got) == 0 && len(tt.want) == 0) {
+				t.Errorf("detected %v, want %v (%v)", got, tt.want, res.Languages)
+			}
+			for _, l := range res.Languages {
+				if len(l.Reasons) == 0 {
+					t.Errorf("%s detected without a reason", l.ID)
+				}
+			}
+		})
+	}
+}
+
+func TestDetectReasons(t *testing.T) {
+	res, err := detect.Detect(context.Background(), tree(t, "go.mod", "cmd/main.go"), shipped(t), detect.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := "go (cmd/main.go has extension .go; go.mod is a project file)"
+	if len(res.Languages) != 1 || res.Languages[0].String() != want {
+		t.Errorf("got %v, want %s", res.Languages, want)
+	}
+}
+
+func TestDetectLimits(t *testing.T) {
+	langs := shipped(t)
+	deep := "a/b/c/d/e/f/g/h/i/j/main.go"
+	res, err := detect.Detect(context.Background(), tree(t, deep), langs, detect.Limits{MaxDepth: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Languages) != 0 {
+		t.Errorf("found %v below the depth limit", res.Languages)
+	}
+	var many []string
+	for i := range 50 {
+		many = append(many, fmt.Sprintf("d/f%02d.txt", i))
+	}
+	many = append(many, "z/main.go")
+	res, err = detect.Detect(context.Background(), tree(t, many...), langs, detect.Limits{MaxEntries: 10})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Truncated || res.Entries > 11 || len(res.Languages) != 0 {
+		t.Errorf("entries %d truncated %v languages %v", res.Entries, res.Truncated, res.Languages)
+	}
+}
+
+// A symlink to a directory outside the workspace is not followed, and a
+// symlinked file does not count: its target may be anywhere.
+func TestDetectNeverFollowsSymlinks(t *testing.T) {
+	outside := tree(t, "go.mod", "main.go", "lib.py")
+	root := tree(t, "README.md")
+	if err := os.Symlink(outside, filepath.Join(root, "escape")); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(filepath.Join(outside, "lib.py"), filepath.Join(root, "lib.py")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := detect.Detect(context.Background(), root, shipped(t), detect.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Languages) != 0 {
+		t.Errorf("detected %v through symlinks", res.Languages)
+	}
+}
+
+func TestDetectMissingRoot(t *testing.T) {
+	_, err := detect.Detect(context.Background(), filepath.Join(t.TempDir(), "nope"), shipped(t), detect.Limits{})
+	if err == nil || !strings.Contains(err.Error(), "nope") {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestDetectCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, err := detect.Detect(ctx, tree(t, "a/main.go"), shipped(t), detect.Limits{}); err == nil {
+		t.Error("a canceled walk succeeded")
+	}
+}
