@@ -66,6 +66,9 @@ var Keys = []Key{
 	{Name: "log.level", Flag: "log-level", Default: "warn", Description: "log level: trace, debug, info, warn, error", Workspace: true},
 	{Name: "mcp.token", Default: "", Description: "bearer token required by `langhost mcp --http` (required off loopback)",
 		Grants: "sets a token its authors know, letting them call tools when mcp serves off loopback"},
+	{Name: "mcp.profile", Default: "", Description: "tools `langhost mcp` serves: readonly, edit, all or a name from mcp.profiles (default: every tool of the detected languages)", Workspace: true},
+	{Name: "mcp.profiles", Default: map[string]any{}, Description: "named tool sets for mcp.profile: name -> list of tool id globs or category:NAME",
+		Grants: "defines which tools a profile serves"},
 	{Name: "daemon.enabled", Env: "LANGHOST_DAEMON", Default: true, Description: "serve semantic tools of `langhost run` from a per-workspace background daemon",
 		Grants: "decides whether a background process outlives the command"},
 	{Name: "daemon.idle_timeout", Default: "10m", Description: "a daemon exits after this long without calls", Tighten: true,
@@ -87,6 +90,9 @@ type Config struct {
 	AllowTools []string
 	LogLevel   string
 	MCPToken   string
+	// MCPProfile and MCPProfiles select the tools `langhost mcp` serves.
+	MCPProfile  string
+	MCPProfiles map[string][]string
 	// Daemon lets `langhost run` send semantic calls to a per-workspace
 	// daemon that keeps language servers warm between calls.
 	Daemon            bool
@@ -240,6 +246,10 @@ func Load(paths Paths, flags *pflag.FlagSet, env func(string) (string, bool)) (*
 	c.AllowTools = v.GetStringSlice("tools.allow")
 	c.LogLevel = v.GetString("log.level")
 	c.MCPToken = v.GetString("mcp.token")
+	c.MCPProfile = v.GetString("mcp.profile")
+	if c.MCPProfiles, err = profiles(v.Get("mcp.profiles")); err != nil {
+		return nil, fmt.Errorf("mcp.profiles (from %s): %w", c.origins["mcp.profiles"], err)
+	}
 	c.MaxOutput = v.GetInt("max_output")
 	c.SpecMaxSize = v.GetInt64("spec.max_size")
 	d, err := time.ParseDuration(v.GetString("timeout"))
@@ -367,6 +377,8 @@ func (c *Config) Values() map[string]any {
 		"tools.allow":         c.AllowTools,
 		"log.level":           c.LogLevel,
 		"mcp.token":           redact(c.MCPToken),
+		"mcp.profile":         c.MCPProfile,
+		"mcp.profiles":        c.MCPProfiles,
 		"daemon.enabled":      c.Daemon,
 		"daemon.idle_timeout": c.DaemonIdleTimeout.String(),
 		"spec.max_size":       c.SpecMaxSize,
@@ -402,6 +414,33 @@ func (c *Config) loadDaemon(v *viper.Viper) error {
 	}
 	c.DaemonIdleTimeout = d
 	return nil
+}
+
+// profiles reads mcp.profiles: a mapping of profile name to a list of
+// tool id globs or category:NAME entries.
+func profiles(v any) (map[string][]string, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("must be a mapping of profile name to a list of tool globs, not %T", v)
+	}
+	out := make(map[string][]string, len(m))
+	for name, val := range m {
+		list, ok := val.([]any)
+		if !ok {
+			return nil, fmt.Errorf("profile %q: must be a list of tool globs or category:NAME", name)
+		}
+		for _, e := range list {
+			s, ok := e.(string)
+			if !ok || strings.TrimSpace(s) == "" {
+				return nil, fmt.Errorf("profile %q: %v is not a tool glob or category:NAME", name, e)
+			}
+			if _, err := path.Match(s, ""); err != nil {
+				return nil, fmt.Errorf("profile %q: bad glob %q: %w", name, s, err)
+			}
+			out[name] = append(out[name], s)
+		}
+	}
+	return out, nil
 }
 
 // toBool parses a switch strictly: the environment gives strings, and
