@@ -57,6 +57,9 @@ func op[I, O any](name, description, sideEffects string, failures []failure.Code
 var (
 	readFailures  = []failure.Code{failure.InvalidInput, failure.NotFound, failure.Ambiguous, failure.Unsupported, failure.Timeout, failure.Internal}
 	writeFailures = append(append([]failure.Code(nil), readFailures...), failure.Precondition)
+	// txnFailures are the classes of operations that write through a
+	// transaction (txn.go).
+	txnFailures = append(append([]failure.Code(nil), writeFailures...), failure.AnchorNotResolved, failure.DiagnosticRegression, failure.WorkspaceApplyFailed)
 )
 
 var catalogue = []operation{
@@ -71,10 +74,11 @@ var catalogue = []operation{
 	op("get_source", "Return the source text of a symbol's full declaration.", "none", readFailures, withEnums, getSource),
 	op("type_members", "List the members declared in a type.", "none", readFailures, withEnums, typeMembers),
 	op("containing_member", "Find the innermost declaration containing a position.", "none", readFailures, withEnums, containingMember),
-	op("organize_imports", "Return a file's text with its imports organised; writes nothing.", "none", readFailures, withEnums, organizeImports),
-	op("format", "Return a file's text formatted by the language server; writes nothing.", "none", readFailures, withEnums, format),
-	op("rename", "Rename a symbol everywhere. Returns a unified diff preview; with apply and confirmation, writes all files atomically.", "workspace", writeFailures, withEnums, rename),
-	op("code_actions", "List the code actions at a position or range; preview one as a unified diff, or apply it with confirmation.", "workspace", writeFailures, withEnums, codeActions),
+	op("organize_imports", "Return a file's text with its imports organised; with apply and confirmation, writes it through a transaction (checked by the server first).", "workspace", txnFailures, withEnums, organizeImports),
+	op("format", "Return a file's text formatted by the language server; with apply and confirmation, writes it through a transaction (checked by the server first).", "workspace", txnFailures, withEnums, format),
+	op("rename", "Rename a symbol everywhere. Returns a unified diff preview; with apply and confirmation, writes all files atomically through a transaction, rejected if it adds errors (policy).", "workspace", txnFailures, withEnums, rename),
+	op("code_actions", "List the code actions at a position or range; preview one as a unified diff, or apply it with confirmation through a transaction, rejected if it adds errors (policy).", "workspace", txnFailures, withEnums, codeActions),
+	op("edit_file", "Write a file through a transaction: the whole content, or exact-match replacements (old_text -> new_text); creates a missing file. The language server checks the new text in memory first; an edit that adds diagnostics its policy forbids is rejected (diagnostic_regression) and nothing is written. Needs confirmation unless dry_run.", "workspace", txnFailures, withEnums, editFile),
 }
 
 var opsByName = func() map[string]operation {
@@ -139,6 +143,7 @@ var enums = map[string][]string{
 	"detail":      {"compact", "standard", "full"},
 	"direction":   {"supertypes", "subtypes", "both"},
 	"minSeverity": {"error", "warning", "information", "hint"},
+	"policy":      policies,
 	"kind":        nil, // filled from lsp.SymbolKindNames; code_actions overrides below
 }
 

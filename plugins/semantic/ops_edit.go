@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -251,27 +250,6 @@ func nonNilStrings(s []string) []string {
 	return s
 }
 
-// apply writes the changes atomically and tells the server. With expect,
-// the changes must be the preview the caller saw.
-func (c *call) apply(ctx context.Context, what string, changes []fileChange, expect expectation) error {
-	if expect != nil {
-		if err := expect.check(c.e, changes); err != nil {
-			return err
-		}
-	}
-	if !c.confirmed {
-		return failure.New(failure.Precondition, "%s needs confirmation: it writes %d file(s); repeat the call with confirmation to apply", what, len(changes))
-	}
-	if err := writeAtomically(c.e.ws, changes, os.Rename); err != nil {
-		return err
-	}
-	paths := make([]string, len(changes))
-	for i, ch := range changes {
-		paths[i] = ch.path
-	}
-	return c.s.filesWritten(ctx, paths)
-}
-
 // writeAtomically replaces the content of every file or of none, and
 // creates the files to create (internal/txnlog.Write): each must still be
 // the regular file inside the workspace the edit was computed on. rename
@@ -286,15 +264,48 @@ func writeAtomically(ws *workspace.Root, changes []fileChange, rename func(from,
 
 // ---- organize_imports and format
 
-type fileInput struct {
-	File string `json:"file" jsonschema:"file path, relative to the workspace root or absolute inside it"`
+// txnInput are the inputs of every operation that writes through a
+// transaction.
+type txnInput struct {
+	Policy string `json:"policy,omitempty" jsonschema:"which new diagnostics reject the edit: new_errors (default), new_warnings or never"`
+	DryRun bool   `json:"dry_run,omitempty" jsonschema:"check the edit in memory and return the diff and the diagnostics delta without writing"`
 }
 
+func (in txnInput) validate() error {
+	_, err := checkPolicy(in.Policy)
+	return err
+}
+
+type fileInput struct {
+	File  string `json:"file" jsonschema:"file path, relative to the workspace root or absolute inside it"`
+	Apply bool   `json:"apply,omitempty" jsonschema:"write the new text through a transaction (needs confirmation); default returns it only"`
+	txnInput
+}
+
+func (in *fileInput) validate() error { return in.txnInput.validate() }
+
 type newTextOutput struct {
-	File    string `json:"file"`
-	Changed bool   `json:"changed"`
-	NewText string `json:"newText"`
-	Diff    string `json:"diff,omitempty"`
+	File        string     `json:"file"`
+	Changed     bool       `json:"changed"`
+	NewText     string     `json:"newText"`
+	Diff        string     `json:"diff,omitempty"`
+	Transaction *TxnResult `json:"transaction,omitempty" jsonschema:"with apply or dry_run: the transaction"`
+}
+
+// writeNewText sends a whole-file result of organize_imports or format
+// through a transaction when the caller asked to apply or dry-run it.
+func (c *call) writeNewText(ctx context.Context, op string, doc *document, out *newTextOutput, apply bool, in txnInput) (*newTextOutput, error) {
+	if !apply && !in.DryRun {
+		return out, nil
+	}
+	tr, err := c.transact(ctx, &txn{Operation: op, Policy: in.Policy, DryRun: in.DryRun,
+		Trace:   []string{fmt.Sprintf("%s %s", op, out.File)},
+		Changes: []fileChange{{path: doc.path, rel: out.File, old: doc.content(), new: []byte(out.NewText), editCount: 1}}})
+	if err != nil {
+		return nil, err
+	}
+	out.Transaction = tr
+	return out, nil
 }
 
 func newText(doc *document, rel string, content []byte) *newTextOutput {
@@ -337,7 +348,7 @@ func organizeImports(ctx context.Context, c *call, in *fileInput) (*newTextOutpu
 				if err != nil {
 					return nil, failure.Wrap(failure.Internal, err, "applying the edit from %s to %s", c.s.name, rel)
 				}
-				return newText(doc, rel, content), nil
+				return c.writeNewText(ctx, "organize_imports", doc, newText(doc, rel, content), in.Apply, in.txnInput)
 			}
 		}
 	}
@@ -349,7 +360,11 @@ type formatInput struct {
 	File         string `json:"file" jsonschema:"file path, relative to the workspace root or absolute inside it"`
 	TabSize      int    `json:"tabSize,omitempty" jsonschema:"tab size (default: detected from the file, else 4)"`
 	InsertSpaces *bool  `json:"insertSpaces,omitempty" jsonschema:"indent with spaces (default: detected from the file, else true)"`
+	Apply        bool   `json:"apply,omitempty" jsonschema:"write the formatted text through a transaction (needs confirmation); default returns it only"`
+	txnInput
 }
+
+func (in *formatInput) validate() error { return in.txnInput.validate() }
 
 func format(ctx context.Context, c *call, in *formatInput) (*newTextOutput, error) {
 	if err := c.s.require("documentFormattingProvider", "textDocument/formatting"); err != nil {
@@ -375,7 +390,7 @@ func format(ctx context.Context, c *call, in *formatInput) (*newTextOutput, erro
 	if err != nil {
 		return nil, failure.Wrap(failure.Internal, err, "applying formatting edits from %s", c.s.name)
 	}
-	return newText(doc, c.e.relPath(doc.uri), content), nil
+	return c.writeNewText(ctx, "format", doc, newText(doc, c.e.relPath(doc.uri), content), in.Apply, in.txnInput)
 }
 
 // ---- rename
@@ -385,19 +400,38 @@ type renameInput struct {
 	NewName string      `json:"newName" jsonschema:"the new name"`
 	Apply   bool        `json:"apply,omitempty" jsonschema:"write the change (needs confirmation); default is a preview"`
 	Expect  expectation `json:"expect,omitempty" jsonschema:"with apply: the sha256 of every file of the preview to apply (files[].file -> files[].sha256); the write is refused, and nothing written, if any file changed since the preview or the edit now touches other files"`
+	txnInput
 }
 
 func (in *renameInput) validate() error {
 	if strings.TrimSpace(in.NewName) == "" {
 		return fieldErr(failure.InvalidInput, "newName", "is required")
 	}
+	if err := in.txnInput.validate(); err != nil {
+		return err
+	}
 	return in.Expect.validate(in.Apply)
 }
 
 type editOutput struct {
-	Files   []FileDiff `json:"files"`
-	Diff    string     `json:"diff"`
-	Applied bool       `json:"applied"`
+	Files       []FileDiff `json:"files"`
+	Diff        string     `json:"diff"`
+	Applied     bool       `json:"applied"`
+	Transaction *TxnResult `json:"transaction,omitempty" jsonschema:"with apply or dry_run: the transaction (id, diagnostics delta)"`
+}
+
+// write sends a previewed edit through a transaction when the caller asked
+// to apply or dry-run it, and reports the outcome in out.
+func (c *call) write(ctx context.Context, op, what string, changes []fileChange, apply bool, expect expectation, in txnInput, out *editOutput) error {
+	if !apply && !in.DryRun {
+		return nil
+	}
+	tr, err := c.transact(ctx, &txn{Operation: op, Changes: changes, Expect: expect, Policy: in.Policy, DryRun: in.DryRun, Trace: []string{what}})
+	if err != nil {
+		return err
+	}
+	out.Transaction, out.Applied = tr, tr.Applied
+	return nil
 }
 
 type renameOutput struct {
@@ -454,11 +488,8 @@ func rename(ctx context.Context, c *call, in *renameInput) (*renameOutput, error
 	}
 	out := &renameOutput{Symbol: name, NewName: in.NewName}
 	out.Files, out.Diff = previews(changes)
-	if in.Apply {
-		if err := c.apply(ctx, fmt.Sprintf("renaming %s to %s", name, in.NewName), changes, in.Expect); err != nil {
-			return nil, err
-		}
-		out.Applied = true
+	if err := c.write(ctx, "rename", fmt.Sprintf("rename %s to %s", name, in.NewName), changes, in.Apply, in.Expect, in.txnInput, &out.editOutput); err != nil {
+		return nil, err
 	}
 	return out, nil
 }
@@ -492,11 +523,15 @@ type codeActionsInput struct {
 	Preview   actionRef   `json:"preview,omitempty"`
 	Apply     bool        `json:"apply,omitempty" jsonschema:"write the previewed action's edit (needs confirmation)"`
 	Expect    expectation `json:"expect,omitempty" jsonschema:"with apply: the sha256 of every file of the preview to apply (files[].file -> files[].sha256); the write is refused, and nothing written, if any file changed since the preview or the edit now touches other files"`
+	txnInput
 }
 
 func (in *codeActionsInput) validate() error {
-	if in.Apply && in.Preview == "" {
-		return fieldErr(failure.InvalidInput, "preview", "apply needs preview to name the action")
+	if (in.Apply || in.DryRun) && in.Preview == "" {
+		return fieldErr(failure.InvalidInput, "preview", "apply and dry_run need preview to name the action")
+	}
+	if err := in.txnInput.validate(); err != nil {
+		return err
 	}
 	return in.Expect.validate(in.Apply)
 }
@@ -511,11 +546,12 @@ type ActionItem struct {
 }
 
 type codeActionsOutput struct {
-	Actions  []ActionItem `json:"actions"`
-	Selected *ActionItem  `json:"selected,omitempty"`
-	Files    []FileDiff   `json:"files,omitempty"`
-	Diff     string       `json:"diff,omitempty"`
-	Applied  bool         `json:"applied,omitempty"`
+	Actions     []ActionItem `json:"actions"`
+	Selected    *ActionItem  `json:"selected,omitempty"`
+	Files       []FileDiff   `json:"files,omitempty"`
+	Diff        string       `json:"diff,omitempty"`
+	Applied     bool         `json:"applied,omitempty"`
+	Transaction *TxnResult   `json:"transaction,omitempty" jsonschema:"with apply or dry_run: the transaction (id, diagnostics delta)"`
 }
 
 func codeActions(ctx context.Context, c *call, in *codeActionsInput) (*codeActionsOutput, error) {
@@ -596,12 +632,11 @@ func codeActions(ctx context.Context, c *call, in *codeActionsInput) (*codeActio
 		return nil, err
 	}
 	out.Files, out.Diff = previews(changes)
-	if in.Apply {
-		if err := c.apply(ctx, fmt.Sprintf("code action %q", selected.Title), changes, in.Expect); err != nil {
-			return nil, err
-		}
-		out.Applied = true
+	var eo editOutput
+	if err := c.write(ctx, "code_actions", fmt.Sprintf("code action %q", selected.Title), changes, in.Apply, in.Expect, in.txnInput, &eo); err != nil {
+		return nil, err
 	}
+	out.Transaction, out.Applied = eo.Transaction, eo.Applied
 	return out, nil
 }
 

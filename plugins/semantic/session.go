@@ -44,6 +44,9 @@ type session struct {
 	watch    *watcher // nil when the workspace cannot be watched
 
 	txnLocks keyedLock // serialises transactions per file (txn.go)
+	// beforePersist, when set (by tests), runs after a transaction is
+	// accepted and before it is written.
+	beforePersist func()
 }
 
 // document is a file the server has been told about with didOpen, or a

@@ -125,6 +125,9 @@ func (c *call) transact(ctx context.Context, tx *txn) (*TxnResult, error) {
 		err.Details = map[string]any{"transaction": res}
 		return nil, err
 	}
+	if c.s.beforePersist != nil {
+		c.s.beforePersist()
+	}
 	if err := c.persist(ctx, tx, res, changes); err != nil {
 		return nil, err
 	}

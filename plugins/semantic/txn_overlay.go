@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"context"
+	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
@@ -21,7 +22,7 @@ import (
 func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagnostic.Delta, finish func(keep bool), err error) {
 	pull := c.s.supports("diagnosticProvider", "textDocument/diagnostic")
 	docs := make([]*document, len(changes))
-	var modified, created []*document
+	var created []*document
 	finish = func(keep bool) {
 		ctx := context.WithoutCancel(ctx)
 		if !keep {
@@ -42,7 +43,7 @@ func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagno
 	affected := map[lsp.DocumentURI]bool{}
 	var before, after []diagnostic.Diagnostic
 	for i, ch := range changes {
-		if ch.create {
+		if ch.create || !c.s.checks(ch.path) {
 			continue
 		}
 		d, err := c.s.document(ctx, ch.path)
@@ -59,7 +60,6 @@ func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagno
 		}
 		before = append(before, c.toDiagnostics(d.uri, d.mapper, ds)...)
 		docs[i] = d
-		modified = append(modified, d)
 	}
 	others := map[lsp.DocumentURI]lsp.DiagnosticsEntry{}
 	seq := c.s.srv.DiagnosticsSeq()
@@ -71,6 +71,9 @@ func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagno
 
 	// Apply in memory.
 	for i, ch := range changes {
+		if !c.s.checks(ch.path) {
+			continue
+		}
 		if !ch.create {
 			if err := c.s.overlay(ctx, docs[i], ch.new); err != nil {
 				return delta, finish, err
@@ -88,6 +91,9 @@ func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagno
 
 	// After.
 	for i, ch := range changes {
+		if docs[i] == nil {
+			continue
+		}
 		ds, err := c.fileDiagnostics(ctx, docs[i], pull)
 		if err != nil {
 			return delta, finish, err
@@ -96,7 +102,15 @@ func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagno
 	}
 	if !pull {
 		// Dependents: files whose diagnostics the server published again
-		// since the overlays, in the workspace.
+		// since the overlays, in the workspace. Servers check them after
+		// the open files (gopls after its diagnosticsDelay), so wait for
+		// the server to fall quiet.
+		wctx, cancel := context.WithTimeout(ctx, pushWait)
+		err := c.s.srv.WaitIdle(wctx, settleTime)
+		cancel()
+		if err != nil && ctx.Err() != nil {
+			return delta, finish, err
+		}
 		for _, e := range c.s.srv.AllDiagnostics() {
 			if affected[e.URI] || e.Seq <= seq || strings.HasPrefix(c.e.relPath(e.URI), "/") {
 				continue
@@ -109,6 +123,17 @@ func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagno
 		}
 	}
 	return diagnostic.Diff(before, after), finish, nil
+}
+
+// checks reports whether the server checks path: a file of one of the
+// languages the configuration names (all files when it names none). Other
+// files (a README, go.mod for some servers) get no diagnostics to wait for.
+func (s *session) checks(path string) bool {
+	if len(s.e.cfg.LanguageIDs) == 0 {
+		return true
+	}
+	_, ok := s.e.cfg.LanguageIDs[filepath.Ext(path)]
+	return ok
 }
 
 // toDiagnostics converts a server's diagnostics of uri, whose content m

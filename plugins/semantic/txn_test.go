@@ -1,0 +1,318 @@
+package semantic
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/langhost/langhost/internal/txnlog"
+	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
+)
+
+// txnInvoke runs an operation with confirmation and decodes its output
+// also as a TxnResult (edit_file's output; the other operations'
+// "transaction" key is in the map).
+func txnInvoke(t *testing.T, e *Engine, op string, input any) (*TxnResult, map[string]any, error) {
+	t.Helper()
+	m, err := invokeConfirmed(t, e, op, input)
+	if err != nil {
+		return nil, nil, err
+	}
+	raw, _ := json.Marshal(m)
+	var tr TxnResult
+	if err := json.Unmarshal(raw, &tr); err != nil {
+		t.Fatal(err)
+	}
+	return &tr, m, nil
+}
+
+// rejected returns the transaction a diagnostic_regression carries.
+func rejected(t *testing.T, err error) *TxnResult {
+	t.Helper()
+	fe := wantCode(t, err, failure.DiagnosticRegression, "")
+	raw, _ := json.Marshal(fe.Details["transaction"])
+	var tr TxnResult
+	if err := json.Unmarshal(raw, &tr); err != nil || tr.Rejected == "" {
+		t.Fatalf("details.transaction = %s (%v), want a rejected transaction", raw, err)
+	}
+	return &tr
+}
+
+func hasDiag(ds []diagnostic.Diagnostic, path, severity, message string) bool {
+	for _, d := range ds {
+		if d.Path == path && d.Severity == severity && strings.Contains(d.Message, message) {
+			return true
+		}
+	}
+	return false
+}
+
+func records(t *testing.T, root string) []*txnlog.Record {
+	t.Helper()
+	recs, err := txnlog.List(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return recs
+}
+
+// txnCase is one edit run through a transaction on a real server.
+type txnCase struct {
+	name  string
+	op    string
+	input map[string]any
+	// code is the failure class wanted ("" = success).
+	code failure.Code
+	// check runs after the call with the file contents before it.
+	check func(t *testing.T, root string, tr *TxnResult, err error, before map[string]string)
+}
+
+func unchanged(files ...string) func(t *testing.T, root string, tr *TxnResult, err error, before map[string]string) {
+	return func(t *testing.T, root string, tr *TxnResult, err error, before map[string]string) {
+		for _, f := range files {
+			if got := readFile(t, root, f); got != before[f] {
+				t.Errorf("%s changed:\n%s", f, got)
+			}
+		}
+	}
+}
+
+func runTxnCases(t *testing.T, e *Engine, root string, files []string, cases []txnCase) {
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			before := map[string]string{}
+			for _, f := range files {
+				if b, err := os.ReadFile(filepath.Join(root, f)); err == nil {
+					before[f] = string(b)
+				}
+			}
+			nrec := len(records(t, root))
+			tr, _, err := txnInvoke(t, e, tc.op, tc.input)
+			if tc.code == "" && err != nil {
+				t.Fatalf("%s: %v", tc.op, err)
+			}
+			if tc.code != "" {
+				wantCode(t, err, tc.code, "")
+			}
+			if tc.code != "" || tr.DryRun {
+				if n := len(records(t, root)); n != nrec {
+					t.Errorf("%d records after a call that wrote nothing, want %d", n, nrec)
+				}
+			}
+			if tc.check != nil {
+				tc.check(t, root, tr, err, before)
+			}
+		})
+	}
+}
+
+// goplsTxnConfig is goplsConfig with gopls checking the packages that
+// depend on an edited file within 100ms instead of its default 1s, so that
+// a transaction sees the errors an edit causes in other files.
+var goplsTxnConfig = func() Config {
+	c := goplsConfig
+	c.Settings = map[string]any{"gopls": map[string]any{"symbolScope": "workspace", "diagnosticsDelay": "100ms"}}
+	return c
+}()
+
+func TestGoplsTransactions(t *testing.T) {
+	requireTool(t, "gopls")
+	root := copyTree(t, filepath.Join("testdata", "gomod"))
+	e := openEngine(t, root, "go", goplsTxnConfig)
+	files := []string{"calc/calc.go", "broken/broken.go", "shape/shape.go", "extra/extra.go"}
+	runTxnCases(t, e, root, files, []txnCase{
+		{name: "breaking edit rejected", op: "edit_file", code: failure.DiagnosticRegression,
+			input: map[string]any{"file": "calc/calc.go", "edits": []map[string]string{{"old_text": "\treturn total\n", "new_text": "\treturn \"total\"\n"}}},
+			check: func(t *testing.T, root string, _ *TxnResult, err error, before map[string]string) {
+				tr := rejected(t, err)
+				if !hasDiag(tr.Delta.New, "calc/calc.go", diagnostic.Error, `cannot use "total"`) || len(tr.Delta.Fixed) != 0 {
+					t.Errorf("delta = %+v", tr.Delta)
+				}
+				if !hasDiag(tr.Delta.Unchanged, "broken/broken.go", diagnostic.Error, "") && len(tr.Delta.Unchanged) != 0 {
+					t.Errorf("unchanged = %+v", tr.Delta.Unchanged)
+				}
+				unchanged("calc/calc.go")(t, root, nil, nil, before)
+				// The server sees the disk text again.
+				out := mustInvoke(t, e, "diagnostics", map[string]any{"file": "calc/calc.go"})
+				if n := len(out["diagnostics"].([]any)); n != 0 {
+					t.Errorf("calc.go has diagnostics after the rejection: %s", dump(out))
+				}
+			}},
+		{name: "dependent file breaks", op: "edit_file", code: failure.DiagnosticRegression,
+			input: map[string]any{"file": "shape/shape.go", "edits": []map[string]string{{"old_text": "Area() float64", "new_text": "Surface() float64"}}},
+			check: func(t *testing.T, root string, _ *TxnResult, err error, before map[string]string) {
+				tr := rejected(t, err)
+				if !hasDiag(tr.Delta.New, "calc/calc.go", diagnostic.Error, "Area") {
+					t.Errorf("the delta lacks the error in calc.go, which calls Area: %+v", tr.Delta.New)
+				}
+				unchanged("shape/shape.go")(t, root, nil, nil, before)
+			}},
+		{name: "dry run writes nothing", op: "edit_file",
+			input: map[string]any{"file": "calc/calc.go", "dry_run": true, "edits": []map[string]string{{"old_text": "\treturn total\n", "new_text": "\treturn \"total\"\n"}}},
+			check: func(t *testing.T, root string, tr *TxnResult, err error, before map[string]string) {
+				if tr.Applied || !tr.DryRun || tr.ID != "" || tr.Rejected == "" || !strings.Contains(tr.Diff, "+\treturn \"total\"") {
+					t.Errorf("dry run = %+v", tr)
+				}
+				unchanged("calc/calc.go")(t, root, nil, nil, before)
+			}},
+		{name: "policy never accepts a breaking edit", op: "edit_file",
+			input: map[string]any{"file": "calc/calc.go", "policy": "never", "dry_run": true, "content": "package calc\n\nvar X int = \"x\"\n"},
+			check: func(t *testing.T, root string, tr *TxnResult, err error, before map[string]string) {
+				if tr.Rejected != "" || len(tr.Delta.New) == 0 {
+					t.Errorf("policy never: %+v", tr)
+				}
+			}},
+		{name: "fixing edit accepted", op: "edit_file",
+			input: map[string]any{"file": "broken/broken.go", "edits": []map[string]string{{"old_text": `var n int = "three"`, "new_text": "var n int = 3"}}},
+			check: func(t *testing.T, root string, tr *TxnResult, err error, before map[string]string) {
+				if !tr.Applied || tr.ID == "" || !hasDiag(tr.Delta.Fixed, "broken/broken.go", diagnostic.Error, `cannot use "three"`) || len(tr.Delta.New) != 0 {
+					t.Errorf("fix = %+v", tr)
+				}
+				if got := readFile(t, root, "broken/broken.go"); !strings.Contains(got, "var n int = 3\n") {
+					t.Errorf("broken.go = %s", got)
+				}
+				rec, err := txnlog.Load(root, tr.ID)
+				if err != nil || rec.Operation != "edit_file" || rec.Tool != "go.edit_file" || len(rec.Files) != 1 ||
+					rec.Files[0].Path != "broken/broken.go" || rec.Files[0].Before != txnlog.Hash([]byte(before["broken/broken.go"])) {
+					t.Errorf("record = %+v, %v", rec, err)
+				}
+			}},
+		{name: "new file created", op: "edit_file",
+			input: map[string]any{"file": "extra/extra.go", "content": "package extra\n\n// N is new.\nconst N = 1\n"},
+			check: func(t *testing.T, root string, tr *TxnResult, err error, before map[string]string) {
+				if !tr.Applied || readFile(t, root, "extra/extra.go") == "" {
+					t.Errorf("create = %+v", tr)
+				}
+			}},
+		{name: "broken new file not created", op: "edit_file", code: failure.DiagnosticRegression,
+			input: map[string]any{"file": "extra2/extra.go", "content": "package extra2\n\nconst N int = \"x\"\n"},
+			check: func(t *testing.T, root string, _ *TxnResult, err error, _ map[string]string) {
+				if _, serr := os.Stat(filepath.Join(root, "extra2/extra.go")); !errors.Is(serr, os.ErrNotExist) {
+					t.Errorf("a rejected new file exists: %v", serr)
+				}
+			}},
+		{name: "anchor not found", op: "edit_file", code: failure.AnchorNotResolved,
+			input: map[string]any{"file": "calc/calc.go", "edits": []map[string]string{{"old_text": "func Nothing()", "new_text": "x"}}},
+			check: unchanged("calc/calc.go")},
+		{name: "ambiguous anchor", op: "edit_file", code: failure.Ambiguous,
+			input: map[string]any{"file": "calc/calc.go", "edits": []map[string]string{{"old_text": "TotalArea(", "new_text": "Sum("}}},
+			check: unchanged("calc/calc.go")},
+		{name: "second edit sees the first", op: "edit_file", code: failure.AnchorNotResolved,
+			input: map[string]any{"file": "calc/calc.go", "edits": []map[string]string{
+				{"old_text": "func A()", "new_text": "func A1()"}, {"old_text": "func A()", "new_text": "func A2()"}}},
+			check: unchanged("calc/calc.go")},
+		{name: "outside the workspace", op: "edit_file", code: failure.Precondition,
+			input: map[string]any{"file": "../evil.go", "content": "package evil\n"}},
+		{name: "into .git", op: "edit_file", code: failure.Precondition,
+			input: map[string]any{"file": ".git/hooks/pre-commit", "content": "#!/bin/sh\n"}},
+		{name: "into the records", op: "edit_file", code: failure.Precondition,
+			input: map[string]any{"file": ".langhost/transactions/x.json", "content": "{}"}},
+		{name: "unknown policy", op: "edit_file", code: failure.InvalidInput,
+			input: map[string]any{"file": "calc/calc.go", "policy": "sometimes", "content": "x"}},
+		{name: "content and edits", op: "edit_file", code: failure.InvalidInput,
+			input: map[string]any{"file": "calc/calc.go", "content": "x", "edits": []map[string]string{{"old_text": "a", "new_text": "b"}}}},
+		{name: "edits of a missing file", op: "edit_file", code: failure.NotFound,
+			input: map[string]any{"file": "nope.go", "edits": []map[string]string{{"old_text": "a", "new_text": "b"}}}},
+		{name: "rename through a transaction", op: "rename",
+			input: map[string]any{"symbol": "TotalArea", "newName": "SumAreas", "apply": true},
+			check: func(t *testing.T, root string, tr *TxnResult, err error, before map[string]string) {
+				_, out, _ := txnInvoke(t, e, "file_symbols", map[string]any{"file": "calc/calc.go"})
+				_ = out
+				if !strings.Contains(readFile(t, root, "calc/calc.go"), "func SumAreas(") {
+					t.Errorf("rename did not write calc.go")
+				}
+			}},
+	})
+
+	t.Run("symlink leading out", func(t *testing.T) {
+		outside := filepath.Join(t.TempDir(), "victim.go")
+		os.WriteFile(outside, []byte("package victim\n"), 0o644)
+		if err := os.Symlink(outside, filepath.Join(root, "link.go")); err != nil {
+			t.Fatal(err)
+		}
+		_, _, err := txnInvoke(t, e, "edit_file", map[string]any{"file": "link.go", "content": "package x\n"})
+		wantCode(t, err, failure.Precondition, "file")
+		if b, _ := os.ReadFile(outside); string(b) != "package victim\n" {
+			t.Errorf("the file outside was written: %q", b)
+		}
+	})
+
+	t.Run("needs confirmation", func(t *testing.T) {
+		_, err := invoke(t, e, "edit_file", map[string]any{"file": "calc/calc.go", "content": "package calc\n"})
+		wantCode(t, err, failure.Precondition, "")
+	})
+
+	t.Run("changed on disk before persist", func(t *testing.T) {
+		const other = "package circle\n\n// changed by someone else\n"
+		e.sess.beforePersist = func() { os.WriteFile(filepath.Join(root, "circle/circle.go"), []byte(other), 0o644) }
+		defer func() { e.sess.beforePersist = nil }()
+		nrec := len(records(t, root))
+		_, _, err := txnInvoke(t, e, "edit_file", map[string]any{"file": "circle/circle.go", "edits": []map[string]string{{"old_text": "package circle", "new_text": "package circle // edited"}}})
+		wantCode(t, err, failure.Precondition, "")
+		if got := readFile(t, root, "circle/circle.go"); got != other {
+			t.Errorf("circle.go = %q, want the other writer's content", got)
+		}
+		if n := len(records(t, root)); n != nrec {
+			t.Errorf("a refused transaction left a record")
+		}
+	})
+
+	t.Run("concurrent transactions serialise", func(t *testing.T) {
+		var wg sync.WaitGroup
+		errs := make([]error, 2)
+		for i, fn := range []string{"A", "B"} {
+			wg.Go(func() {
+				_, _, errs[i] = txnInvoke(t, e, "edit_file", map[string]any{"file": "calc/calc.go", "edits": []map[string]string{
+					{"old_text": "// " + fn + " calls", "new_text": "// " + fn + " (edited) calls"}}})
+			})
+		}
+		wg.Wait()
+		for _, err := range errs {
+			if err != nil {
+				t.Fatal(err)
+			}
+		}
+		got := readFile(t, root, "calc/calc.go")
+		if !strings.Contains(got, "// A (edited) calls") || !strings.Contains(got, "// B (edited) calls") {
+			t.Errorf("one edit was lost:\n%s", got)
+		}
+		recs := records(t, root)
+		if recs[0].Files[0].Before != recs[1].Files[0].After {
+			t.Errorf("the second transaction did not start from the first's result: %+v %+v", recs[0].Files, recs[1].Files)
+		}
+	})
+
+	t.Run("undo", func(t *testing.T) {
+		before := readFile(t, root, "calc/calc.go")
+		tr, _, err := txnInvoke(t, e, "edit_file", map[string]any{"file": "calc/calc.go", "edits": []map[string]string{{"old_text": "// C builds", "new_text": "// C makes"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		undo, err := txnlog.Undo(context.Background(), root, tr.ID)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := readFile(t, root, "calc/calc.go"); got != before {
+			t.Errorf("undo did not restore calc.go")
+		}
+		if rec, _ := txnlog.Load(root, tr.ID); rec.UndoneBy != undo.ID {
+			t.Errorf("record not marked undone: %+v", rec)
+		}
+		tr, _, err = txnInvoke(t, e, "edit_file", map[string]any{"file": "calc/calc.go", "edits": []map[string]string{{"old_text": "// C builds", "new_text": "// C makes"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(root, "calc/calc.go"), []byte(readFile(t, root, "calc/calc.go")+"// later\n"), 0o644)
+		_, err = txnlog.Undo(context.Background(), root, tr.ID)
+		wantCode(t, err, failure.Precondition, "")
+		if got := readFile(t, root, "calc/calc.go"); !strings.HasSuffix(got, "// later\n") {
+			t.Errorf("a refused undo wrote calc.go")
+		}
+	})
+}
