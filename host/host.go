@@ -92,6 +92,10 @@ type Options struct {
 	// Languages served by a built-in plugin get their semantic tools only
 	// when it is here; external plugins (`semantic.plugin`) need nothing.
 	Builtins plugins.Builtins
+	// SpecSources, if set, adjusts the spec sources before they are read:
+	// a reloading MCP server keeps the last good version of a spec file
+	// that broke.
+	SpecSources func([]spec.Source) []spec.Source
 }
 
 // New loads specs and registers their tools, with no built-in plugins.
@@ -122,6 +126,9 @@ func newHost(ctx context.Context, cfg *config.Config, logger hclog.Logger, opts 
 	sources, err := Sources(cfg, ws)
 	if err != nil {
 		return nil, err
+	}
+	if opts.SpecSources != nil {
+		sources = opts.SpecSources(sources)
 	}
 	specs, err := spec.LoadLanguages(ctx, sources, opts.Languages, spec.Limits{MaxSize: cfg.SpecMaxSize})
 	if err != nil {
