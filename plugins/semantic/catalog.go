@@ -79,6 +79,16 @@ var catalogue = []operation{
 	op("rename", "Rename a symbol everywhere. Returns a unified diff preview; with apply and confirmation, writes all files atomically through a transaction, rejected if it adds errors (policy).", "workspace", txnFailures, withEnums, rename),
 	op("code_actions", "List the code actions at a position or range; preview one as a unified diff, or apply it with confirmation through a transaction, rejected if it adds errors (policy).", "workspace", txnFailures, withEnums, codeActions),
 	op("edit_file", "Write a file through a transaction: the whole content, or exact-match replacements (old_text -> new_text); creates a missing file. The language server checks the new text in memory first; an edit that adds diagnostics its policy forbids is rejected (diagnostic_regression) and nothing is written. Needs confirmation unless dry_run.", "workspace", txnFailures, withEnums, editFile),
+	// Structured edits (ops_symbol_edit.go): addressed by name path, each a transaction.
+	op("replace_symbol_body", "Replace the body of a function, method or class addressed by name path (Shape/Area, pkg.Type.Method, Area#2): the text between its braces, or the indented block after a Python signature. Checked by the language server in memory first; rejected with diagnostic_regression (nothing written) when it adds errors. Needs confirmation unless dry_run.", "workspace", txnFailures, withEnums, replaceSymbolBody),
+	op("insert_before_symbol", "Insert declarations before a symbol (and its doc comment), addressed by name path, at its indentation; through a transaction.", "workspace", txnFailures, withEnums, insertBeforeSymbol),
+	op("insert_after_symbol", "Insert declarations after a symbol addressed by name path, at its indentation; through a transaction.", "workspace", txnFailures, withEnums, insertAfterSymbol),
+	op("add_member", "Add a member to a type addressed by name path, after the last member of its kind (a field after the last field, a method after the last method); through a transaction.", "workspace", txnFailures, withEnums, addMember),
+	op("delete_symbol", "Delete a declaration addressed by name path, with its doc comment, attributes and decorators; through a transaction (rejected when code still uses it).", "workspace", txnFailures, withEnums, deleteSymbol),
+	op("update_imports", "Add or remove imports of a file (Go import paths, Python import statements, C# usings); through a transaction.", "workspace", txnFailures, withEnums, updateImports),
+	op("rename_symbol", "Rename a symbol addressed by name path everywhere, through a transaction (diff, diagnostics delta, undo record).", "workspace", txnFailures, withEnums, renameSymbol),
+	op("apply_code_action", "Apply one of the language server's code actions (by title, or by kind: quickfix, refactor..., source.organizeImports) at a symbol or a range of lines, through a transaction.", "workspace", txnFailures, withEnums, applyCodeAction),
+	op("get_file_content", "Return lines of a file with their line numbers (at most 2000 lines, 2000 characters each) and the file's hash.", "none", readFailures, withEnums, getFileContent),
 }
 
 var opsByName = func() map[string]operation {
@@ -144,6 +154,8 @@ var enums = map[string][]string{
 	"direction":   {"supertypes", "subtypes", "both"},
 	"minSeverity": {"error", "warning", "information", "hint"},
 	"policy":      policies,
+	"packet":      {"raw", "compact", "guided"},
+	"member_kind": memberKinds,
 	"kind":        nil, // filled from lsp.SymbolKindNames; code_actions overrides below
 }
 

@@ -5,7 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
+	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/langhost/langhost/internal/textdist"
@@ -44,6 +47,8 @@ type Candidate struct {
 	Kind      string `json:"kind"`
 	File      string `json:"file"`
 	Line      int    `json:"line"`
+	// Selector is the name path that addresses exactly this symbol.
+	Selector string `json:"selector,omitempty"`
 }
 
 func (c *call) resolveTarget(ctx context.Context, t Target) (*resolved, error) {
@@ -486,4 +491,385 @@ func (c *call) docAt(ctx context.Context, uri lsp.DocumentURI) (*document, error
 		return nil, failure.Wrap(failure.CodeOf(err), err, "location from %s", c.s.name)
 	}
 	return c.s.view(ctx, real)
+}
+
+// ---- name paths: symbols addressed by their containers, never by line
+
+// maxNamePath bounds a name path; longer input is not a symbol name.
+const maxNamePath = 1024
+
+// namePath is a parsed symbol address: "Shape/Area", "pkg.Type.Method",
+// "Type.Method", with an optional overload selector on the last segment:
+// "Area(int)" (parameter types) or "Area#2" (the second, in file order).
+type namePath struct {
+	raw    string
+	segs   []string
+	params []string // with hasParams: the selector's parameter types
+	// hasParams distinguishes "Area()" (no parameters) from "Area".
+	hasParams bool
+	index     int // 1-based "#n" selector; 0 when none
+}
+
+// parseNamePath parses the address given in key. Segments are separated
+// by "/" or "." outside parentheses; an empty segment (as in "../x" or
+// "a//b") is invalid, so a file path is never taken for a name path.
+func parseNamePath(key, s string) (namePath, error) {
+	np := namePath{raw: s}
+	bad := func(format string, args ...any) (namePath, error) {
+		return namePath{}, fieldErr(failure.InvalidInput, key, "%q is not a symbol name path (like Shape/Area, pkg.Type.Method or Area#2): %s", s, fmt.Sprintf(format, args...))
+	}
+	switch {
+	case strings.TrimSpace(s) == "":
+		return namePath{}, fieldErr(failure.InvalidInput, key, "is required")
+	case len(s) > maxNamePath:
+		return namePath{}, fieldErr(failure.InvalidInput, key, "is %d bytes long; a name path has at most %d", len(s), maxNamePath)
+	}
+	for _, r := range s {
+		if r < ' ' || r == 0x7f {
+			return bad("it contains the control character %U", r)
+		}
+	}
+	rest := s
+	if i := strings.LastIndex(rest, "#"); i >= 0 {
+		n, err := strconv.Atoi(rest[i+1:])
+		if err != nil || n < 1 {
+			return bad("the overload selector after # must be a positive number")
+		}
+		np.index, rest = n, rest[:i]
+	}
+	if i := strings.IndexByte(rest, '('); i >= 0 {
+		if !strings.HasSuffix(rest, ")") {
+			return bad("the parameter list must close the name")
+		}
+		inner := strings.TrimSpace(rest[i+1 : len(rest)-1])
+		np.hasParams = true
+		if inner != "" {
+			for _, p := range splitTopLevel(inner, ',') {
+				np.params = append(np.params, strings.TrimSpace(p))
+			}
+		}
+		rest = rest[:i]
+	}
+	for _, seg := range strings.FieldsFunc(rest, func(r rune) bool { return r == '/' || r == '.' }) {
+		np.segs = append(np.segs, strings.TrimSpace(seg))
+	}
+	if len(np.segs) == 0 || strings.Count(rest, "/")+strings.Count(rest, ".")+1 != len(np.segs) || slices.Contains(np.segs, "") {
+		return bad("it has an empty segment")
+	}
+	return np, nil
+}
+
+// splitTopLevel splits s at sep outside (), [], <> and {}.
+func splitTopLevel(s string, sep byte) []string {
+	var out []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '(', '[', '<', '{':
+			depth++
+		case ')', ']', '>', '}':
+			depth--
+		case sep:
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+// symbolSegments splits a server's symbol name into name path segments
+// and its parameter list, if the name carries one: gopls names methods
+// "(*Square).Area", Roslyn names them "Area(int)".
+func symbolSegments(name string) (segs []string, params string, hasParams bool) {
+	if strings.HasPrefix(name, "(") {
+		if i := strings.Index(name, ")."); i > 0 {
+			recv := strings.TrimLeft(name[1:i], "*")
+			if j := strings.IndexByte(recv, '['); j >= 0 {
+				recv = recv[:j]
+			}
+			return []string{recv, name[i+2:]}, "", false
+		}
+	}
+	if i := strings.IndexByte(name, '('); i > 0 && strings.HasSuffix(name, ")") {
+		params, hasParams, name = name[i+1:len(name)-1], true, name[:i]
+	}
+	if j := strings.IndexByte(name, '<'); j > 0 {
+		name = name[:j] // generic arity: List<T>
+	}
+	return strings.FieldsFunc(name, func(r rune) bool { return r == '.' }), params, hasParams
+}
+
+// symbolRef is a declaration a name path resolved to.
+type symbolRef struct {
+	doc   *document
+	sym   lsp.DocumentSymbol
+	chain []lsp.DocumentSymbol // outermost first; sym is last
+	// path is the canonical name path ("Circle/Area"); overload is the
+	// 1-based position among the file's symbols with the same path and
+	// kind, of which there are overloads.
+	path                string
+	overload, overloads int
+}
+
+// selector is the name path that addresses exactly this symbol.
+func (r *symbolRef) selector() string {
+	if r.overloads > 1 {
+		return fmt.Sprintf("%s#%d", r.path, r.overload)
+	}
+	return r.path
+}
+
+// fileSymbol is one declaration of a file with its chain of containers.
+type fileSymbol struct {
+	chain []lsp.DocumentSymbol
+	segs  []string
+}
+
+func (f fileSymbol) sym() lsp.DocumentSymbol { return f.chain[len(f.chain)-1] }
+
+// flatten lists a file's declarations with their name path segments.
+func flatten(syms []lsp.DocumentSymbol) []fileSymbol {
+	var out []fileSymbol
+	var walk func(list []lsp.DocumentSymbol, chain []lsp.DocumentSymbol, segs []string)
+	walk = func(list []lsp.DocumentSymbol, chain []lsp.DocumentSymbol, segs []string) {
+		for _, s := range list {
+			own, _, _ := symbolSegments(s.Name)
+			c := append(slices.Clip(chain), s)
+			sg := append(slices.Clip(segs), own...)
+			out = append(out, fileSymbol{chain: c, segs: sg})
+			walk(s.Children, c, sg)
+		}
+	}
+	walk(syms, nil, nil)
+	return out
+}
+
+// qualifiers are the names a file's declarations may be prefixed with in
+// a name path: its directory (a Go package), its module path (Python) and
+// its C# namespace.
+func (c *call) qualifiers(doc *document) []string {
+	rel := c.e.relPath(doc.uri)
+	dir := path.Dir(rel)
+	stem := strings.TrimSuffix(path.Base(rel), path.Ext(rel))
+	q := []string{path.Base(dir), strings.ReplaceAll(path.Join(dir, stem), "/", "."), stem}
+	for n := 1; n <= min(doc.mapper.LineCount(), 200); n++ {
+		line := strings.TrimSpace(doc.mapper.LineText(n))
+		if ns, ok := strings.CutPrefix(line, "namespace "); ok {
+			q = append(q, strings.TrimRight(strings.TrimSpace(ns), ";{ "))
+		}
+	}
+	return q
+}
+
+// pathMatches reports whether a name path addresses a declaration with
+// the given segments: the path is a suffix of them, or names them all
+// preceded by one of the file's qualifiers.
+func pathMatches(np namePath, segs []string, quals []string) bool {
+	if len(np.segs) <= len(segs) {
+		return slices.Equal(np.segs, segs[len(segs)-len(np.segs):])
+	}
+	extra := len(np.segs) - len(segs)
+	if !slices.Equal(np.segs[extra:], segs) {
+		return false
+	}
+	prefix := strings.Join(np.segs[:extra], ".")
+	for _, q := range quals {
+		if q == prefix || strings.HasSuffix(q, "."+prefix) {
+			return true
+		}
+	}
+	return false
+}
+
+// paramsMatch compares a "(int, string)" selector with a declaration's
+// parameters, from its name (Roslyn) or its detail (gopls, the fake).
+func paramsMatch(np namePath, s lsp.DocumentSymbol) bool {
+	if !np.hasParams {
+		return true
+	}
+	_, params, ok := symbolSegments(s.Name)
+	if !ok {
+		i := strings.IndexByte(s.Detail, '(')
+		if i < 0 {
+			return false
+		}
+		depth, end := 0, -1
+		for j := i; j < len(s.Detail) && end < 0; j++ {
+			switch s.Detail[j] {
+			case '(':
+				depth++
+			case ')':
+				if depth--; depth == 0 {
+					end = j
+				}
+			}
+		}
+		if end < 0 {
+			return false
+		}
+		params = s.Detail[i+1 : end]
+	}
+	var have []string
+	for _, p := range splitTopLevel(params, ',') {
+		if p = strings.TrimSpace(p); p != "" && p != "self" && p != "cls" {
+			have = append(have, p)
+		}
+	}
+	if len(have) != len(np.params) {
+		return false
+	}
+	for i, want := range np.params {
+		p, _, _ := strings.Cut(have[i], "=")
+		f := strings.Fields(strings.ReplaceAll(p, ":", " "))
+		if len(f) == 0 {
+			return false
+		}
+		if want != strings.Join(f, " ") && want != strings.Join(f[:len(f)-1], " ") && want != strings.Join(f[1:], " ") {
+			return false
+		}
+	}
+	return true
+}
+
+// resolveNamePath finds the one declaration a name path addresses, in
+// file when given, else in the files the server's workspace symbols
+// point at. An unknown name fails with missing (anchor_not_resolved for
+// edits) and "did you mean" candidates; several matches fail with
+// ambiguous_target listing each one's selector.
+func (c *call) resolveNamePath(ctx context.Context, key, file, symbol, kindName string, missing failure.Code) (*symbolRef, error) {
+	np, err := parseNamePath(key, symbol)
+	if err != nil {
+		return nil, err
+	}
+	var kind lsp.SymbolKind
+	if kindName != "" {
+		if kind = lsp.ParseSymbolKind(kindName); kind == 0 {
+			return nil, fieldErr(failure.InvalidInput, "kind", "unknown symbol kind %q", kindName)
+		}
+	}
+	var docs []*document
+	if file != "" {
+		doc, err := c.view(ctx, "file", file)
+		if err != nil {
+			return nil, err
+		}
+		docs = append(docs, doc)
+	} else {
+		if docs, err = c.candidateDocs(ctx, np.segs[len(np.segs)-1]); err != nil {
+			return nil, err
+		}
+	}
+	var matches []*symbolRef
+	var names []string
+	for _, doc := range docs {
+		syms, err := c.documentSymbols(ctx, doc)
+		if err != nil {
+			return nil, err
+		}
+		all := flatten(syms)
+		quals := c.qualifiers(doc)
+		for _, fs := range all {
+			names = append(names, strings.Join(fs.segs, "/"))
+			s := fs.sym()
+			if (kind != 0 && s.Kind != kind) || !pathMatches(np, fs.segs, quals) || !paramsMatch(np, s) {
+				continue
+			}
+			matches = append(matches, c.symbolRefOf(doc, all, fs))
+		}
+	}
+	if np.index > 0 {
+		if np.index > len(matches) {
+			nf := fieldErr(missing, key, "%q: there are %d symbols named %s, not %d", symbol, len(matches), strings.Join(np.segs, "/"), np.index)
+			nf.Details = map[string]any{"candidates": c.refCandidates(matches)}
+			return nil, nf
+		}
+		matches = matches[np.index-1 : np.index]
+	}
+	switch len(matches) {
+	case 0:
+		where := "the workspace"
+		if file != "" {
+			where = file
+		}
+		nf := fieldErr(missing, key, "no symbol %q in %s", symbol, where)
+		if best := rankNames(strings.Join(np.segs, "/"), names); len(best) > 0 {
+			nf.Message += fmt.Sprintf("; did you mean %q?", best[0])
+			nf.Details = map[string]any{"candidates": best}
+		}
+		return nil, nf
+	case 1:
+		return matches[0], nil
+	}
+	amb := fieldErr(failure.Ambiguous, key, "%q matches %d symbols; use one of the selectors listed", symbol, len(matches))
+	amb.Details = map[string]any{"candidates": c.refCandidates(matches)}
+	return nil, amb
+}
+
+// symbolRefOf builds the reference of fs among the file's symbols all.
+func (c *call) symbolRefOf(doc *document, all []fileSymbol, fs fileSymbol) *symbolRef {
+	ref := &symbolRef{doc: doc, sym: fs.sym(), chain: fs.chain, path: strings.Join(fs.segs, "/")}
+	for _, o := range all {
+		if o.sym().Kind == ref.sym.Kind && slices.Equal(o.segs, fs.segs) {
+			ref.overloads++
+			if o.sym().SelectionRange == ref.sym.SelectionRange {
+				ref.overload = ref.overloads
+			}
+		}
+	}
+	return ref
+}
+
+func (c *call) refCandidates(refs []*symbolRef) []Candidate {
+	out := make([]Candidate, 0, len(refs))
+	for i, r := range refs {
+		line, _ := r.doc.mapper.LineColumn(r.sym.SelectionRange.Start)
+		cand := Candidate{Name: r.sym.Name, Kind: r.sym.Kind.String(), File: c.e.relPath(r.doc.uri), Line: line, Selector: r.selector()}
+		if len(r.chain) > 1 {
+			cand.Container = r.chain[len(r.chain)-2].Name
+		}
+		if n := len(refs); n > 1 && slices.ContainsFunc(refs, func(o *symbolRef) bool { return o != r && o.selector() == r.selector() }) {
+			// Same selector in several files: the index across them picks one.
+			cand.Selector = fmt.Sprintf("%s#%d", r.path, i+1)
+		}
+		out = append(out, cand)
+	}
+	return out
+}
+
+// maxCandidateFiles bounds the files a workspace-wide name path opens.
+const maxCandidateFiles = 50
+
+// candidateDocs lists the workspace files that declare a symbol named
+// name, according to the server's workspace symbols.
+func (c *call) candidateDocs(ctx context.Context, name string) ([]*document, error) {
+	if err := c.s.require("workspaceSymbolProvider", "workspace/symbol"); err != nil {
+		return nil, err
+	}
+	syms, err := c.workspaceSymbols(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	var uris []lsp.DocumentURI
+	for _, si := range syms {
+		segs, _, _ := symbolSegments(si.Name)
+		if len(segs) == 0 || segs[len(segs)-1] != name || strings.HasPrefix(c.e.relPath(si.Location.URI), "/") || slices.Contains(uris, si.Location.URI) {
+			continue
+		}
+		uris = append(uris, si.Location.URI)
+	}
+	slices.Sort(uris)
+	if len(uris) > maxCandidateFiles {
+		uris = uris[:maxCandidateFiles]
+	}
+	docs := make([]*document, 0, len(uris))
+	for _, u := range uris {
+		doc, err := c.docAt(ctx, u)
+		if err != nil {
+			continue // a file the server knows but langhost does not read
+		}
+		docs = append(docs, doc)
+	}
+	return docs, nil
 }
