@@ -61,7 +61,7 @@ func configShowRun(cmd *cobra.Command, opts *configShowOptions) error {
 			rows = append(rows, []string{i.Key, fmt.Sprint(i.Value),
 				fmt.Sprintf("ignored: %s:%d (it %s): %s", i.File, i.Line, i.Grants, i.Reason)})
 		}
-		if err := table(w, rows); err != nil {
+		if err := opts.f.table(w, rows); err != nil {
 			return err
 		}
 		root := cfg.Trust.Root

@@ -73,7 +73,7 @@ func daemonStatusRun(cmd *cobra.Command, opts *daemonStatusOptions) error {
 			rows = append(rows, []string{fmt.Sprint(st.PID), st.Workspace, millis(st.UptimeMS), idle,
 				fmt.Sprint(st.Calls), memory(st.RSSBytes), processList(st)})
 		}
-		return table(w, rows)
+		return opts.f.table(w, rows)
 	})
 }
 

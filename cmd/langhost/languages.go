@@ -55,7 +55,7 @@ func languagesRun(cmd *cobra.Command, opts *languagesOptions) error {
 		for _, l := range list {
 			rows = append(rows, []string{l.ID, l.Name, fmt.Sprint(len(l.Tools)), dash(l.Semantic), l.Source})
 		}
-		return table(w, rows)
+		return opts.f.table(w, rows)
 	})
 }
 

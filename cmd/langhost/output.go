@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/langhost/langhost/host"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
@@ -48,10 +47,22 @@ func (p printer) result(commandID string, data any, err error, text func(w io.Wr
 		if p.f.host != nil {
 			env.Warnings = specWarnings(p.f.host.Specs.Problems)
 		}
-		enc := json.NewEncoder(p.f.io.Out)
-		enc.SetIndent("", "  ")
-		if werr := enc.Encode(env); werr != nil {
-			return werr
+		if p.f.jq != nil {
+			if jerr := p.f.jq.apply(p.f.cmd.Context(), p.f.io.Out, env); jerr != nil {
+				// The command's own outcome is still the one that counts
+				// when it failed; a failing filter is reported beside it.
+				printTextError(p.f.io.ErrOut, jerr)
+				if err == nil {
+					err = jerr
+				}
+				return &reportedError{code: failure.CodeOf(err)}
+			}
+		} else {
+			enc := json.NewEncoder(p.f.io.Out)
+			enc.SetIndent("", "  ")
+			if werr := enc.Encode(env); werr != nil {
+				return werr
+			}
 		}
 	} else {
 		if text != nil {
@@ -137,17 +148,82 @@ func traceID() string {
 	return hex.EncodeToString(b[:])
 }
 
-// table writes aligned columns; the first row is the header.
-func table(w io.Writer, rows [][]string) error {
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, r := range rows {
-		fmt.Fprintln(tw, strings.Join(r, "\t"))
-	}
-	return tw.Flush()
+// table writes aligned columns, the first row a header (bold on a
+// terminal).
+func (f *factory) table(w io.Writer, rows [][]string) error {
+	return f.style().table(w, rows, nil)
 }
 
 // commandPath is the command id used in envelopes, e.g. "tools.list".
 func commandPath(cmd *cobra.Command) string {
 	path := strings.TrimPrefix(cmd.CommandPath(), cmd.Root().Name())
 	return strings.ReplaceAll(strings.TrimSpace(path), " ", ".")
+}
+
+// checkOutputFlags validates --jq, --color and --format before a command
+// does anything, so that a typo never costs a tool run.
+func (f *factory) checkOutputFlags() error {
+	flags := f.cmd.Flags()
+	if fl := flags.Lookup("color"); fl != nil {
+		if err := colorMode(fl.Value.String()); err != nil {
+			return err
+		}
+	}
+	if fl := flags.Lookup("format"); fl != nil {
+		switch v := fl.Value.String(); v {
+		case "", "json", "text":
+		case "markdown":
+			if f.cmd.Name() != "prereqs" {
+				return &failure.Error{Code: failure.InvalidInput, Field: "--format",
+					Message: "--format markdown: only prereqs writes markdown; use json or text"}
+			}
+		default:
+			return &failure.Error{Code: failure.InvalidInput, Field: "--format",
+				Message: fmt.Sprintf("--format: %q is not json or text", v)}
+		}
+	}
+	if fl := flags.Lookup("jq"); fl != nil && fl.Value.String() != "" {
+		jq, err := compileJQ(fl.Value.String())
+		if err != nil {
+			return err
+		}
+		f.jq = jq
+	}
+	return nil
+}
+
+// style is how text output is coloured for this command.
+func (f *factory) style() style {
+	mode := ""
+	if f.cmd != nil {
+		if fl := f.cmd.Flags().Lookup("color"); fl != nil {
+			mode = fl.Value.String()
+		}
+	}
+	env := f.env
+	if env == nil {
+		env = func(string) (string, bool) { return "", false }
+	}
+	return newStyle(mode, f.io.OutTTY, env)
+}
+
+// document prints a document that is itself the output (a JSON Schema,
+// markdown): written as is, so that `langhost schema > file` saves the
+// schema, unless JSON was asked for explicitly (--format json or --jq),
+// which wraps it in the envelope like every other result.
+func (p printer) document(commandID string, data any, write func(w io.Writer) error) error {
+	if p.f.explicitJSON() {
+		return p.result(commandID, data, nil, nil)
+	}
+	return write(p.f.io.Out)
+}
+
+// explicitJSON reports whether the user asked for JSON on this command
+// line, rather than getting it because stdout is not a terminal.
+func (f *factory) explicitJSON() bool {
+	if f.jq != nil {
+		return true
+	}
+	fl := f.cmd.Flags().Lookup("format")
+	return fl != nil && fl.Changed && fl.Value.String() == "json"
 }

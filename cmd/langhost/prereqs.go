@@ -27,6 +27,7 @@ command line, purpose, fallback and install hint. With --check, also probe this
 machine (executable on PATH, version) and exit 4 when a required tool is missing.`,
 		Example: `  langhost prereqs -o TOOL-PREREQUISITES.md
   langhost prereqs --check go python`,
+		ValidArgsFunction: languageArgs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.languages = args
 			return prereqsRun(cmd, opts)

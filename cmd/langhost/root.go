@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
@@ -27,6 +28,13 @@ type factory struct {
 	cfg    *config.Config
 	host   *host.Host
 	logger hclog.Logger
+	// jq is the compiled --jq filter, if any; it implies JSON output.
+	jq *jqFilter
+	// logFile is where the host's and plugins' logs go unless --verbose
+	// (see logfile.go); closed when the command ends.
+	logFile *lazyFile
+	// logPath overrides the log file's path (tests).
+	logPath string
 }
 
 func (f *factory) config() (*config.Config, error) {
@@ -50,15 +58,16 @@ func (f *factory) loadHost(ctx context.Context) (*host.Host, error) {
 
 // toolHost loads what a command about one tool needs: just the specs of the
 // tool's language (its id prefix), or everything when the tool is not found
-// there, so that "did you mean" can look at every tool.
+// there, so that "did you mean" can look at every tool. Both spellings of
+// an id are accepted: go.find_references and the MCP name
+// go_find_references (see toolid.go).
 func (f *factory) toolHost(ctx context.Context, id string) (*host.Host, *registry.Tool, error) {
-	lang, _, _ := strings.Cut(id, ".")
-	h, err := f.loadHostFor(ctx, []string{lang})
+	langs := toolLanguages(id)
+	h, err := f.loadHostFor(ctx, langs)
 	if err != nil {
 		return nil, nil, err
 	}
-	if h.Registry.Has(id) {
-		t, err := h.Registry.Tool(id)
+	if t, found, err := lookupTool(h.Registry, id); found || err != nil {
 		return h, t, err
 	}
 	_ = h.Close()
@@ -66,8 +75,11 @@ func (f *factory) toolHost(ctx context.Context, id string) (*host.Host, *registr
 	if h, err = f.loadHost(ctx); err != nil {
 		return nil, nil, err
 	}
-	t, err := h.Registry.Tool(id)
-	return h, t, err
+	if t, found, err := lookupTool(h.Registry, id); found || err != nil {
+		return h, t, err
+	}
+	_, err = h.Registry.Tool(dotted(id))
+	return h, nil, err
 }
 
 func (f *factory) loadHostFor(ctx context.Context, languages []string) (*host.Host, error) {
@@ -89,22 +101,64 @@ func (f *factory) loadHostFor(ctx context.Context, languages []string) (*host.Ho
 	return h, nil
 }
 
-// log returns the host logger: stderr only, so stdout stays clean for
-// data (and for the MCP stdio transport).
+// log returns the host logger, never on stdout, which stays clean for
+// data (and for the MCP stdio transport). Plugins and language servers log
+// through it (gopls warnings among them): chatter a person running a
+// command should not have to read, so it goes to the log file unless
+// --verbose. Problems the user must see (skipped specs, config warnings)
+// are printed on stderr directly, not logged.
 func (f *factory) log() hclog.Logger {
 	if f.logger == nil {
 		level := "warn"
 		if f.cfg != nil {
 			level = f.cfg.LogLevel
 		}
-		f.logger = hclog.New(&hclog.LoggerOptions{Name: "langhost", Output: f.io.ErrOut, Level: hclog.LevelFromString(level)})
+		out := f.logOutput()
+		if out == f.io.ErrOut && f.verbose() && !f.cmd.Flags().Changed("log-level") {
+			level = "info"
+		}
+		f.logger = hclog.New(&hclog.LoggerOptions{Name: "langhost", Output: out, Level: hclog.LevelFromString(level)})
 	}
 	return f.logger
+}
+
+func (f *factory) verbose() bool {
+	if f.cmd == nil {
+		return false
+	}
+	v, _ := f.cmd.Flags().GetBool("verbose")
+	return v
+}
+
+// logOutput is stderr for --verbose and for the commands whose stderr is
+// a log already (mcp: clients keep a server's stderr as its log; serve:
+// the daemon's stderr is its log file; plugin: go-plugin reads it), else
+// the log file.
+func (f *factory) logOutput() io.Writer {
+	if f.cmd == nil || f.verbose() {
+		return f.io.ErrOut
+	}
+	switch strings.SplitN(commandPath(f.cmd), ".", 2)[0] {
+	case "mcp", "serve", "plugin":
+		return f.io.ErrOut
+	}
+	path := f.logPath
+	if path == "" {
+		var err error
+		if path, err = defaultLogPath(); err != nil {
+			return f.io.ErrOut
+		}
+	}
+	f.logFile = &lazyFile{path: path, fallback: f.io.ErrOut}
+	return f.logFile
 }
 
 // format is the output format: the flag or config, else text on a
 // terminal and JSON otherwise.
 func (f *factory) format() string {
+	if f.jq != nil {
+		return "json"
+	}
 	if f.cfg != nil && f.cfg.Format != "" {
 		return f.cfg.Format
 	}
@@ -127,21 +181,27 @@ func newRootCmd(f *factory) *cobra.Command {
 		Version:       host.Version,
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		PersistentPreRun: func(cmd *cobra.Command, _ []string) {
+		PersistentPreRunE: func(cmd *cobra.Command, _ []string) error {
 			f.cmd = cmd
+			return f.checkOutputFlags()
 		},
 	}
 	pf := root.PersistentFlags()
 	pf.String("format", "", "output format: json or text (default: text on a terminal, json otherwise)")
 	pf.String("workspace", ".", "workspace root; tool paths are confined to it")
 	pf.StringArray("languages", nil, "extra directory of language specs (repeatable; searched last)")
+	_ = root.MarkPersistentFlagDirname("languages")
 	pf.Duration("timeout", 0, "cap on any tool run (default from config: 10m)")
 	pf.String("log-level", "", "log level: trace, debug, info, warn, error")
+	pf.String("jq", "", "filter the JSON envelope with a jq expression (implies --format json)")
+	pf.String("color", "auto", "colour text output: auto (on a terminal, unless NO_COLOR is set), always or never")
+	pf.BoolP("verbose", "v", false, "show plugin and language server logs on stderr instead of the log file")
 	pf.Bool("trust-workspace", false, "trust the workspace for this run: apply all of its .langhost.yaml and load its specs (see langhost trust)")
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error {
 		return &failure.Error{Code: failure.InvalidInput, Message: "usage", Err: err}
 	})
 
+	// One line per command; keep the list easy to extend.
 	root.AddCommand(
 		newLanguagesCmd(f),
 		newToolsCmd(f),
@@ -176,6 +236,9 @@ func execute(ctx context.Context, f *factory, args []string) int {
 	err := root.ExecuteContext(ctx)
 	if f.host != nil {
 		_ = f.host.Close()
+	}
+	if f.logFile != nil {
+		defer f.logFile.Close()
 	}
 	if err == nil {
 		return 0

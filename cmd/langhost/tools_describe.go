@@ -1,10 +1,13 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"io"
+	"maps"
+	"slices"
 	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
 
 	"github.com/spf13/cobra"
 )
@@ -17,9 +20,10 @@ type toolsDescribeOptions struct {
 func newToolsDescribeCmd(f *factory) *cobra.Command {
 	opts := &toolsDescribeOptions{f: f}
 	return &cobra.Command{
-		Use:   "describe <tool-id>",
-		Short: "Show a tool's input and output schemas, side effects and failure codes",
-		Args:  cobra.ExactArgs(1),
+		Use:               "describe <tool-id>",
+		Short:             "Show a tool's input and output schemas, side effects and failure codes",
+		Args:              cobra.ExactArgs(1),
+		ValidArgsFunction: toolArg(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.id = args[0]
 			return toolsDescribeRun(cmd, opts)
@@ -44,8 +48,61 @@ func toolsDescribeRun(cmd *cobra.Command, opts *toolsDescribeOptions) error {
 		fmt.Fprintf(w, "confirmation:  %v\n", t.RequiresConfirmation)
 		fmt.Fprintf(w, "failure codes: %s\n", strings.Join(t.FailureCodes, ", "))
 		fmt.Fprintf(w, "source:        %s\n", t.Source)
-		in, _ := json.MarshalIndent(t.InputSchema, "", "  ")
-		fmt.Fprintf(w, "input schema:\n%s\n", in)
+		fmt.Fprintln(w, "inputs:")
+		var b strings.Builder
+		if err := opts.f.table(&b, inputRows(t.InputSchema)); err != nil {
+			return err
+		}
+		for line := range strings.Lines(b.String()) {
+			fmt.Fprint(w, "  "+line)
+		}
+		fmt.Fprintf(w, "output schema: langhost schema --kind %s\n", t.ID)
 		return nil
 	})
+}
+
+// inputRows lists a tool's inputs, required ones first.
+func inputRows(s *jsonschema.Schema) [][]string {
+	rows := [][]string{{"NAME", "TYPE", "REQUIRED", "DEFAULT", "DESCRIPTION"}}
+	if s == nil {
+		return rows
+	}
+	names := slices.Sorted(maps.Keys(s.Properties))
+	slices.SortStableFunc(names, func(a, b string) int {
+		ra, rb := slices.Contains(s.Required, a), slices.Contains(s.Required, b)
+		switch {
+		case ra && !rb:
+			return -1
+		case rb && !ra:
+			return 1
+		}
+		return 0
+	})
+	for _, name := range names {
+		p := s.Properties[name]
+		typ := p.Type
+		if typ == "" {
+			typ = strings.Join(p.Types, "|")
+		}
+		if typ == "array" && p.Items != nil && p.Items.Type != "" {
+			typ = "array of " + p.Items.Type
+		}
+		if len(p.Enum) > 0 {
+			vals := make([]string, len(p.Enum))
+			for i, e := range p.Enum {
+				vals[i] = fmt.Sprint(e)
+			}
+			typ += " (" + strings.Join(vals, "|") + ")"
+		}
+		required := ""
+		if slices.Contains(s.Required, name) {
+			required = "yes"
+		}
+		def := ""
+		if len(p.Default) > 0 {
+			def = string(p.Default)
+		}
+		rows = append(rows, []string{name, dash(typ), required, def, strings.ReplaceAll(p.Description, "\n", " ")})
+	}
+	return rows
 }

@@ -33,6 +33,7 @@ func newToolsListCmd(f *factory) *cobra.Command {
 	}
 	cmd.Flags().StringVar(&opts.language, "language", "", "only tools of this language id")
 	cmd.Flags().StringVar(&opts.category, "category", "", "only tools in this category")
+	_ = cmd.RegisterFlagCompletionFunc("language", languageArgs(f))
 	return cmd
 }
 
@@ -59,7 +60,7 @@ func toolsListRun(cmd *cobra.Command, opts *toolsListOptions) error {
 			}
 			rows = append(rows, []string{t.ID, t.Kind, joinOrDash(t.Categories), confirm, t.Description})
 		}
-		return table(w, rows)
+		return opts.f.table(w, rows)
 	})
 }
 

@@ -94,7 +94,7 @@ func trustRun(cmd *cobra.Command, opts *trustOptions, dir string) error {
 			for _, e := range list {
 				rows = append(rows, []string{e.Path, e.Status, e.TrustedAt.Format(time.RFC3339)})
 			}
-			return table(w, rows)
+			return opts.f.table(w, rows)
 		})
 	}
 	if dir == "" {

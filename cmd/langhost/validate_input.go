@@ -17,9 +17,10 @@ type validateInputOptions struct {
 func newValidateInputCmd(f *factory) *cobra.Command {
 	opts := &validateInputOptions{f: f}
 	cmd := &cobra.Command{
-		Use:   "validate-input <tool-id> [key=value...]",
-		Short: "Check a tool input against the tool's schema without running it",
-		Args:  cobra.MinimumNArgs(1),
+		Use:               "validate-input <tool-id> [key=value...]",
+		Short:             "Check a tool input against the tool's schema without running it",
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: toolArg(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.id, opts.pairs = args[0], args[1:]
 			return validateInputRun(cmd, opts)
