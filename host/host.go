@@ -11,9 +11,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/langhost/langhost/host/config"
 	"github.com/langhost/langhost/host/exectool"
+	"github.com/langhost/langhost/host/filetools"
+	"github.com/langhost/langhost/host/gate"
 	"github.com/langhost/langhost/host/plugins"
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/host/semantictool"
@@ -123,6 +126,11 @@ func newHost(ctx context.Context, cfg *config.Config, logger hclog.Logger, opts 
 	if err != nil {
 		return nil, err
 	}
+	if slices.Contains(opts.Languages, filetools.Namespace) {
+		// The workspace tools pick a file's language by its extension:
+		// they need every spec.
+		opts.Languages = nil
+	}
 	sources, err := Sources(cfg, ws)
 	if err != nil {
 		return nil, err
@@ -151,6 +159,12 @@ func newHost(ctx context.Context, cfg *config.Config, logger hclog.Logger, opts 
 	if err != nil {
 		_ = h.Plugins.Close()
 		return nil, err
+	}
+	err = filetools.Register(h.Registry, filetools.Options{Workspace: ws, Specs: h.Specs,
+		Gate: gate.Options{Exec: exectool.Options{Timeout: cfg.Timeout, MaxOutput: cfg.MaxOutput}}})
+	if err != nil {
+		_ = h.Plugins.Close()
+		return nil, fmt.Errorf("register tools: %w", err)
 	}
 	return h, nil
 }
