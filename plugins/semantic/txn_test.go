@@ -177,10 +177,10 @@ func TestGoplsTransactions(t *testing.T) {
 				if got := readFile(t, root, "broken/broken.go"); !strings.Contains(got, "var n int = 3\n") {
 					t.Errorf("broken.go = %s", got)
 				}
-				rec, err := txnlog.Load(root, tr.ID)
-				if err != nil || rec.Operation != "edit_file" || rec.Tool != "go.edit_file" || len(rec.Files) != 1 ||
+				rec, lerr := txnlog.Load(root, tr.ID)
+				if lerr != nil || rec.Operation != "edit_file" || rec.Tool != "go.edit_file" || len(rec.Files) != 1 ||
 					rec.Files[0].Path != "broken/broken.go" || rec.Files[0].Before != txnlog.Hash([]byte(before["broken/broken.go"])) {
-					t.Errorf("record = %+v, %v", rec, err)
+					t.Errorf("record = %+v, %v", rec, lerr)
 				}
 			}},
 		{name: "new file created", op: "edit_file",
@@ -221,9 +221,10 @@ func TestGoplsTransactions(t *testing.T) {
 			input: map[string]any{"file": "nope.go", "edits": []map[string]string{{"old_text": "a", "new_text": "b"}}}},
 		{name: "rename through a transaction", op: "rename",
 			input: map[string]any{"symbol": "TotalArea", "newName": "SumAreas", "apply": true},
-			check: func(t *testing.T, root string, tr *TxnResult, err error, before map[string]string) {
-				_, out, _ := txnInvoke(t, e, "file_symbols", map[string]any{"file": "calc/calc.go"})
-				_ = out
+			check: func(t *testing.T, root string, _ *TxnResult, _ error, _ map[string]string) {
+				if recs := records(t, root); recs[0].Operation != "rename" || len(recs[0].Files) != 1 || recs[0].Trace[0] != "rename TotalArea to SumAreas" {
+					t.Errorf("rename record = %+v", recs[0])
+				}
 				if !strings.Contains(readFile(t, root, "calc/calc.go"), "func SumAreas(") {
 					t.Errorf("rename did not write calc.go")
 				}
@@ -248,28 +249,45 @@ func TestGoplsTransactions(t *testing.T) {
 		wantCode(t, err, failure.Precondition, "")
 	})
 
+	sharedTxnTests(t, e, root, txnFile{path: "calc/calc.go", anchors: [2]string{"// A calls", "// B calls"}, comment: "//"})
+}
+
+// txnFile is a file of a fixture that shared tests edit: two distinct
+// lines to edit concurrently, and the language's line comment.
+type txnFile struct {
+	path    string
+	anchors [2]string
+	comment string
+}
+
+// sharedTxnTests are the transaction tests every server passes: a file
+// changed on disk between propose and persist is refused, concurrent
+// transactions on one file serialise, undo restores and refuses.
+func sharedTxnTests(t *testing.T, e *Engine, root string, f txnFile) {
 	t.Run("changed on disk before persist", func(t *testing.T) {
-		const other = "package circle\n\n// changed by someone else\n"
-		e.sess.beforePersist = func() { os.WriteFile(filepath.Join(root, "circle/circle.go"), []byte(other), 0o644) }
+		other := f.comment + " changed by someone else\n"
+		e.sess.beforePersist = func() { os.WriteFile(filepath.Join(root, f.path), []byte(other), 0o644) }
 		defer func() { e.sess.beforePersist = nil }()
+		before := readFile(t, root, f.path)
 		nrec := len(records(t, root))
-		_, _, err := txnInvoke(t, e, "edit_file", map[string]any{"file": "circle/circle.go", "edits": []map[string]string{{"old_text": "package circle", "new_text": "package circle // edited"}}})
+		_, _, err := txnInvoke(t, e, "edit_file", map[string]any{"file": f.path, "edits": []map[string]string{{"old_text": f.anchors[0], "new_text": f.anchors[0] + " " + f.comment + " edited"}}})
 		wantCode(t, err, failure.Precondition, "")
-		if got := readFile(t, root, "circle/circle.go"); got != other {
-			t.Errorf("circle.go = %q, want the other writer's content", got)
+		if got := readFile(t, root, f.path); got != other {
+			t.Errorf("%s = %q, want the other writer's content", f.path, got)
 		}
 		if n := len(records(t, root)); n != nrec {
 			t.Errorf("a refused transaction left a record")
 		}
+		os.WriteFile(filepath.Join(root, f.path), []byte(before), 0o644)
 	})
 
 	t.Run("concurrent transactions serialise", func(t *testing.T) {
 		var wg sync.WaitGroup
 		errs := make([]error, 2)
-		for i, fn := range []string{"A", "B"} {
+		for i, anchor := range f.anchors {
 			wg.Go(func() {
-				_, _, errs[i] = txnInvoke(t, e, "edit_file", map[string]any{"file": "calc/calc.go", "edits": []map[string]string{
-					{"old_text": "// " + fn + " calls", "new_text": "// " + fn + " (edited) calls"}}})
+				_, _, errs[i] = txnInvoke(t, e, "edit_file", map[string]any{"file": f.path, "edits": []map[string]string{
+					{"old_text": anchor, "new_text": anchor + " " + f.comment + " edited"}}})
 			})
 		}
 		wg.Wait()
@@ -278,9 +296,11 @@ func TestGoplsTransactions(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
-		got := readFile(t, root, "calc/calc.go")
-		if !strings.Contains(got, "// A (edited) calls") || !strings.Contains(got, "// B (edited) calls") {
-			t.Errorf("one edit was lost:\n%s", got)
+		got := readFile(t, root, f.path)
+		for _, anchor := range f.anchors {
+			if !strings.Contains(got, anchor+" "+f.comment+" edited") {
+				t.Errorf("the edit of %q was lost:\n%s", anchor, got)
+			}
 		}
 		recs := records(t, root)
 		if recs[0].Files[0].Before != recs[1].Files[0].After {
@@ -289,8 +309,9 @@ func TestGoplsTransactions(t *testing.T) {
 	})
 
 	t.Run("undo", func(t *testing.T) {
-		before := readFile(t, root, "calc/calc.go")
-		tr, _, err := txnInvoke(t, e, "edit_file", map[string]any{"file": "calc/calc.go", "edits": []map[string]string{{"old_text": "// C builds", "new_text": "// C makes"}}})
+		before := readFile(t, root, f.path)
+		edit := map[string]any{"file": f.path, "edits": []map[string]string{{"old_text": f.anchors[0], "new_text": f.anchors[0] + " " + f.comment + " undone"}}}
+		tr, _, err := txnInvoke(t, e, "edit_file", edit)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -298,21 +319,67 @@ func TestGoplsTransactions(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if got := readFile(t, root, "calc/calc.go"); got != before {
-			t.Errorf("undo did not restore calc.go")
+		if got := readFile(t, root, f.path); got != before {
+			t.Errorf("undo did not restore %s:\n%s", f.path, got)
 		}
 		if rec, _ := txnlog.Load(root, tr.ID); rec.UndoneBy != undo.ID {
 			t.Errorf("record not marked undone: %+v", rec)
 		}
-		tr, _, err = txnInvoke(t, e, "edit_file", map[string]any{"file": "calc/calc.go", "edits": []map[string]string{{"old_text": "// C builds", "new_text": "// C makes"}}})
-		if err != nil {
+		if tr, _, err = txnInvoke(t, e, "edit_file", edit); err != nil {
 			t.Fatal(err)
 		}
-		os.WriteFile(filepath.Join(root, "calc/calc.go"), []byte(readFile(t, root, "calc/calc.go")+"// later\n"), 0o644)
+		later := readFile(t, root, f.path) + f.comment + " later\n"
+		os.WriteFile(filepath.Join(root, f.path), []byte(later), 0o644)
 		_, err = txnlog.Undo(context.Background(), root, tr.ID)
 		wantCode(t, err, failure.Precondition, "")
-		if got := readFile(t, root, "calc/calc.go"); !strings.HasSuffix(got, "// later\n") {
-			t.Errorf("a refused undo wrote calc.go")
+		if got := readFile(t, root, f.path); got != later {
+			t.Errorf("a refused undo wrote %s", f.path)
 		}
 	})
+}
+
+func TestPyrightTransactions(t *testing.T) {
+	requireTool(t, "pyright-langserver")
+	root := copyTree(t, filepath.Join("testdata", "pypkg"))
+	e := openEngine(t, root, "python", pyrightConfig)
+	files := []string{"zoo/keeper.py", "zoo/animals.py"}
+	runTxnCases(t, e, root, files, []txnCase{
+		{name: "breaking edit rejected", op: "edit_file", code: failure.DiagnosticRegression,
+			input: map[string]any{"file": "zoo/keeper.py", "edits": []map[string]string{{"old_text": "    return greet(Dog())", "new_text": "    return greet(Dog()) + 1"}}},
+			check: func(t *testing.T, root string, _ *TxnResult, err error, before map[string]string) {
+				tr := rejected(t, err)
+				if !hasDiag(tr.Delta.New, "zoo/keeper.py", diagnostic.Error, `Operator "+"`) {
+					t.Errorf("delta = %+v", tr.Delta)
+				}
+				unchanged("zoo/keeper.py")(t, root, nil, nil, before)
+			}},
+		{name: "dependent file breaks", op: "edit_file", code: failure.DiagnosticRegression,
+			input: map[string]any{"file": "zoo/animals.py", "edits": []map[string]string{{"old_text": "class Dog(Animal):", "new_text": "class Hound(Animal):"}}},
+			check: func(t *testing.T, root string, _ *TxnResult, err error, before map[string]string) {
+				tr := rejected(t, err)
+				if !hasDiag(tr.Delta.New, "zoo/keeper.py", diagnostic.Error, "Dog") {
+					t.Logf("pyright did not report the dependent keeper.py: %+v", tr.Delta.New)
+				}
+				unchanged("zoo/animals.py")(t, root, nil, nil, before)
+			}},
+		{name: "dry run writes nothing", op: "edit_file",
+			input: map[string]any{"file": "zoo/keeper.py", "dry_run": true, "edits": []map[string]string{{"old_text": "    return greet(Dog())", "new_text": "    return greet(Dog()) + 1"}}},
+			check: func(t *testing.T, root string, tr *TxnResult, _ error, before map[string]string) {
+				if tr.Applied || tr.Rejected == "" || len(tr.Delta.New) == 0 {
+					t.Errorf("dry run = %+v", tr)
+				}
+				unchanged("zoo/keeper.py")(t, root, nil, nil, before)
+			}},
+		{name: "fixing edit accepted", op: "edit_file",
+			input: map[string]any{"file": "zoo/keeper.py", "edits": []map[string]string{{"old_text": `count: int = "many"`, "new_text": "count: int = 3"}}},
+			check: func(t *testing.T, root string, tr *TxnResult, _ error, _ map[string]string) {
+				if !tr.Applied || tr.ID == "" || len(tr.Delta.Fixed) == 0 || !hasDiag(tr.Delta.Fixed, "zoo/keeper.py", diagnostic.Error, "") || len(tr.Delta.New) != 0 {
+					t.Errorf("fix = %+v", tr)
+				}
+				if !strings.Contains(readFile(t, root, "zoo/keeper.py"), "count: int = 3\n") {
+					t.Errorf("keeper.py not written")
+				}
+			}},
+	})
+	sharedTxnTests(t, e, root, txnFile{path: "zoo/keeper.py", anchors: [2]string{"def greet(animal: Animal) -> str:", "def morning() -> str:"}, comment: "#"})
 }
