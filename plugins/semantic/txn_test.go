@@ -383,3 +383,53 @@ func TestPyrightTransactions(t *testing.T) {
 	})
 	sharedTxnTests(t, e, root, txnFile{path: "zoo/keeper.py", anchors: [2]string{"def greet(animal: Animal) -> str:", "def morning() -> str:"}, comment: "#"})
 }
+
+// TestFakeRoslynTransactions runs transactions on the C# path: the roslyn
+// dialect against the scripted Roslyn peer, which pulls diagnostics
+// (CS1002) on the text of open documents, overlays included.
+func TestFakeRoslynTransactions(t *testing.T) {
+	cfg, _ := fakeConfig(t, "roslyn")
+	cfg.RootMarkers = []string{"*.sln", "*.slnx", "*.csproj"}
+	root := copyTree(t, filepath.Join("..", "roslyn", "testdata", "Shapes"))
+	e := openEngine(t, root, "csharp", cfg)
+	const report, broken = "src/Shapes.App/Report.cs", "src/Shapes.App/Broken.cs"
+	runTxnCases(t, e, root, []string{report, broken}, []txnCase{
+		{name: "breaking edit rejected", op: "edit_file", code: failure.DiagnosticRegression,
+			input: map[string]any{"file": report, "edits": []map[string]string{{"old_text": "calculator.TotalArea(shapes);", "new_text": "calculator.TotalArea(shapes)"}}},
+			check: func(t *testing.T, root string, _ *TxnResult, err error, before map[string]string) {
+				tr := rejected(t, err)
+				if len(tr.Delta.New) != 1 || tr.Delta.New[0] != (diagnostic.Diagnostic{Path: report, Line: 11, Column: 52, EndLine: 11, EndColumn: 52,
+					Severity: diagnostic.Error, Code: "CS1002", Message: "; expected", Source: "csharp"}) {
+					t.Errorf("delta = %+v", tr.Delta)
+				}
+				unchanged(report)(t, root, nil, nil, before)
+			}},
+		{name: "dry run writes nothing", op: "edit_file",
+			input: map[string]any{"file": broken, "dry_run": true, "edits": []map[string]string{{"old_text": "value * 2\n", "new_text": "value * 2;\n"}}},
+			check: func(t *testing.T, root string, tr *TxnResult, _ error, before map[string]string) {
+				if tr.Applied || len(tr.Delta.Fixed) != 1 {
+					t.Errorf("dry run = %+v", tr)
+				}
+				unchanged(broken)(t, root, nil, nil, before)
+			}},
+		{name: "fixing edit accepted", op: "edit_file",
+			input: map[string]any{"file": broken, "edits": []map[string]string{{"old_text": "value * 2\n", "new_text": "value * 2;\n"}}},
+			check: func(t *testing.T, root string, tr *TxnResult, _ error, _ map[string]string) {
+				if !tr.Applied || tr.ID == "" || !hasDiag(tr.Delta.Fixed, broken, diagnostic.Error, "; expected") || len(tr.Delta.New) != 0 {
+					t.Errorf("fix = %+v", tr)
+				}
+				out := mustInvoke(t, e, "diagnostics", map[string]any{"file": broken})
+				if n := len(out["diagnostics"].([]any)); n != 0 {
+					t.Errorf("Broken.cs still has diagnostics: %s", dump(out))
+				}
+			}},
+		{name: "rename through a transaction", op: "rename",
+			input: map[string]any{"symbol": "Report", "newName": "Summary", "apply": true},
+			check: func(t *testing.T, root string, _ *TxnResult, _ error, _ map[string]string) {
+				if !strings.Contains(readFile(t, root, report), "public class Summary") {
+					t.Errorf("rename did not write Report.cs")
+				}
+			}},
+	})
+	sharedTxnTests(t, e, root, txnFile{path: report, anchors: [2]string{"double total = calculator.TotalArea(shapes);", "private readonly AreaCalculator calculator = new AreaCalculator();"}, comment: "//"})
+}
