@@ -77,6 +77,7 @@ func (c *call) symbolEdit(ctx context.Context, op string, addr symbolAddress, op
 		return nil, err
 	}
 	out := &symbolEditOutput{Symbol: ref.selector(), SymbolID: c.symbolID(ref)}
+	var proposed []fileChange
 	res, err := c.transact(ctx, &txn{
 		Operation: op, Policy: opts.Policy, DryRun: opts.DryRun,
 		Trace: []string{fmt.Sprintf("%s %s in %s", op, ref.selector(), rel)},
@@ -93,14 +94,15 @@ func (c *call) symbolEdit(ctx context.Context, op string, addr symbolAddress, op
 			if err != nil {
 				return nil, err
 			}
-			return []fileChange{{path: again.doc.path, rel: rel, old: old, new: []byte(text), editCount: 1}}, nil
+			proposed = []fileChange{{path: again.doc.path, rel: rel, old: old, new: []byte(text), editCount: 1}}
+			return proposed, nil
 		},
 	})
-	if err := c.withPacket(ctx, err, opts.Packet); err != nil {
+	if err := c.withPacket(ctx, err, opts.Packet, proposed); err != nil {
 		return nil, err
 	}
 	out.TxnResult = *res
-	out.Packet, err = c.deltaPacket(ctx, opts.Packet, res)
+	out.Packet, err = c.deltaPacket(ctx, opts.Packet, res, proposed)
 	return out, err
 }
 
@@ -201,8 +203,9 @@ func indentUnit(path, text string) string {
 }
 
 // reindent strips text's common indentation and blank edge lines, then
-// indents every non-blank line with indent.
-func reindent(text, indent string) string {
+// indents every non-blank line with indent; the nesting within text is
+// converted to the file's unit (an agent's 4 spaces become a Go tab).
+func reindent(text, indent, unit string) string {
 	text = strings.ReplaceAll(text, "\r\n", "\n")
 	lines := strings.Split(text, "\n")
 	for len(lines) > 0 && strings.TrimSpace(lines[0]) == "" {
@@ -211,33 +214,34 @@ func reindent(text, indent string) string {
 	for len(lines) > 0 && strings.TrimSpace(lines[len(lines)-1]) == "" {
 		lines = lines[:len(lines)-1]
 	}
-	common := ""
-	for i, l := range lines {
+	common, set := "", false
+	for _, l := range lines {
 		if strings.TrimSpace(l) == "" {
 			continue
 		}
 		ind := indentOf(l)
-		if i == 0 || common == "" && i > 0 && !anyIndented(lines[:i]) {
-			common = ind
+		if !set {
+			common, set = ind, true
 		}
 		for !strings.HasPrefix(ind, common) {
 			common = common[:len(common)-1]
 		}
 	}
 	for i, l := range lines {
-		if strings.TrimSpace(l) == "" {
-			lines[i] = ""
+		lines[i] = strings.TrimRight(strings.TrimPrefix(l, common), " \t")
+	}
+	size, _ := detectIndent([]byte(strings.Join(lines, "\n")))
+	for i, l := range lines {
+		if l == "" {
 			continue
 		}
-		lines[i] = indent + strings.TrimRight(strings.TrimPrefix(l, common), " \t")
+		lead := indentOf(l)
+		levels := strings.Count(lead, "\t")
+		spaces := len(lead) - levels
+		levels += spaces / size
+		lines[i] = indent + strings.Repeat(unit, levels) + strings.Repeat(" ", spaces%size) + l[len(lead):]
 	}
 	return strings.Join(lines, "\n")
-}
-
-// anyIndented reports whether a non-blank line came before (so the
-// common indentation has been set).
-func anyIndented(lines []string) bool {
-	return slices.ContainsFunc(lines, func(l string) bool { return strings.TrimSpace(l) != "" })
 }
 
 // scanner walks source text skipping strings and comments, tracking the
@@ -353,7 +357,7 @@ func (c *call) replaceBody(ref *symbolRef, text, body string) (string, error) {
 		if strings.TrimSpace(body) == "" {
 			body = "pass"
 		}
-		return text[:colon+1] + "\n" + reindent(body, ind+unit) + text[d.lastLineEnd():], nil
+		return text[:colon+1] + "\n" + reindent(body, ind+unit, unit) + text[d.lastLineEnd():], nil
 	}
 	open, close, expr, ok := d.braces()
 	if !ok {
@@ -361,7 +365,7 @@ func (c *call) replaceBody(ref *symbolRef, text, body string) (string, error) {
 	}
 	block := "{\n" + ind + "}"
 	if strings.TrimSpace(body) != "" {
-		block = "{\n" + reindent(body, ind+unit) + "\n" + ind + "}"
+		block = "{\n" + reindent(body, ind+unit, unit) + "\n" + ind + "}"
 	}
 	if expr {
 		// "=> expr;" becomes a block body.
@@ -413,7 +417,7 @@ func insertBeforeSymbol(ctx context.Context, c *call, in *insertInput) (*symbolE
 			return "", err
 		}
 		at := d.leadingStart()
-		return text[:at] + reindent(in.Text, d.indent()) + "\n\n" + text[at:], nil
+		return text[:at] + reindent(in.Text, d.indent(), indentUnit(ref.doc.path, text)) + "\n\n" + text[at:], nil
 	})
 }
 
@@ -424,7 +428,7 @@ func insertAfterSymbol(ctx context.Context, c *call, in *insertInput) (*symbolEd
 			return "", err
 		}
 		at := d.lastLineEnd()
-		return text[:at] + "\n\n" + reindent(in.Text, d.indent()) + text[at:], nil
+		return text[:at] + "\n\n" + reindent(in.Text, d.indent(), indentUnit(ref.doc.path, text)) + text[at:], nil
 	})
 }
 
@@ -598,10 +602,10 @@ func addMember(ctx context.Context, c *call, in *addMemberInput) (*symbolEditOut
 					return "", err
 				}
 				at := d.lastLineEnd()
-				return text[:at] + "\n\n" + reindent(in.Member, "") + text[at:], nil
+				return text[:at] + "\n\n" + reindent(in.Member, "", "\t") + text[at:], nil
 			}
 			at := d.lastLineEnd()
-			return text[:at] + sep + reindent(in.Member, d.indent()) + text[at:], nil
+			return text[:at] + sep + reindent(in.Member, d.indent(), indentUnit(ref.doc.path, text)) + text[at:], nil
 		}
 		d, err := c.declText(ref, text)
 		if err != nil {
@@ -610,7 +614,7 @@ func addMember(ctx context.Context, c *call, in *addMemberInput) (*symbolEditOut
 		unit := indentUnit(ref.doc.path, text)
 		if lang == "go" && group == "method" {
 			at := d.lastLineEnd()
-			return text[:at] + "\n\n" + reindent(in.Member, "") + text[at:], nil
+			return text[:at] + "\n\n" + reindent(in.Member, "", "\t") + text[at:], nil
 		}
 		if d.python {
 			colon, ok := d.pythonHeader()
@@ -618,13 +622,13 @@ func addMember(ctx context.Context, c *call, in *addMemberInput) (*symbolEditOut
 				return "", fieldErr(failure.Precondition, "symbol", "%s has no body", ref.selector())
 			}
 			at := lineEnd(text, colon)
-			return text[:at] + "\n" + reindent(in.Member, d.indent()+unit) + text[at:], nil
+			return text[:at] + "\n" + reindent(in.Member, d.indent()+unit, unit) + text[at:], nil
 		}
 		open, close, expr, ok := d.braces()
 		if !ok || expr {
 			return "", fieldErr(failure.Precondition, "symbol", "%s has no body in braces to add to", ref.selector())
 		}
-		member := reindent(in.Member, d.indent()+unit)
+		member := reindent(in.Member, d.indent()+unit, unit)
 		if strings.TrimSpace(text[open+1:close]) == "" {
 			return text[:open+1] + "\n" + member + "\n" + d.indent() + text[close:], nil
 		}
@@ -672,6 +676,7 @@ func updateImports(ctx context.Context, c *call, in *updateImportsInput) (*symbo
 	}
 	rel := c.e.relPath(lsp.URIFromPath(target))
 	lang := c.s.languageID(target)
+	var proposed []fileChange
 	res, err := c.transact(ctx, &txn{
 		Operation: "update_imports", Policy: in.Policy, DryRun: in.DryRun,
 		Trace: []string{fmt.Sprintf("update_imports %s +%v -%v", rel, in.Add, in.Remove)},
@@ -685,14 +690,15 @@ func updateImports(ctx context.Context, c *call, in *updateImportsInput) (*symbo
 			if err != nil {
 				return nil, err
 			}
-			return []fileChange{{path: target, rel: rel, old: old, new: []byte(text), editCount: len(in.Add) + len(in.Remove)}}, nil
+			proposed = []fileChange{{path: target, rel: rel, old: old, new: []byte(text), editCount: len(in.Add) + len(in.Remove)}}
+			return proposed, nil
 		},
 	})
-	if err := c.withPacket(ctx, err, in.Packet); err != nil {
+	if err := c.withPacket(ctx, err, in.Packet, proposed); err != nil {
 		return nil, err
 	}
 	out := &symbolEditOutput{Symbol: rel, TxnResult: *res}
-	out.Packet, err = c.deltaPacket(ctx, in.Packet, res)
+	out.Packet, err = c.deltaPacket(ctx, in.Packet, res, proposed)
 	return out, err
 }
 
@@ -846,6 +852,7 @@ func editImports(lang, text string, add, remove []string) (string, error) {
 		}
 	}
 	for _, line := range fresh {
+		_, key := syn.line(strings.TrimSpace(line))
 		at := -1
 		if first >= 0 {
 			at = last + 1
@@ -853,7 +860,7 @@ func editImports(lang, text string, add, remove []string) (string, error) {
 				at = last // before the )
 			}
 			for j := first; j <= last; j++ {
-				if k := keyOf(lines[j]); k != "" && strings.TrimSpace(lines[j]) > strings.TrimSpace(line) {
+				if k := keyOf(lines[j]); k != "" && k > key {
 					at = j
 					break
 				}
@@ -933,11 +940,11 @@ func (c *call) transactChanges(ctx context.Context, op, trace string, ref *symbo
 		}
 	}
 	res, err := c.transact(ctx, &txn{Operation: op, Policy: opts.Policy, DryRun: opts.DryRun, Trace: []string{trace}, Changes: changes})
-	if err := c.withPacket(ctx, err, opts.Packet); err != nil {
+	if err := c.withPacket(ctx, err, opts.Packet, changes); err != nil {
 		return nil, err
 	}
 	out.TxnResult = *res
-	out.Packet, err = c.deltaPacket(ctx, opts.Packet, res)
+	out.Packet, err = c.deltaPacket(ctx, opts.Packet, res, changes)
 	return out, err
 }
 

@@ -39,10 +39,15 @@ func checkPacket(mode string) error {
 // mode asks: nil for raw or "", else a compact or guided packet.
 // Diagnostics in files outside the workspace get no symbol hint.
 func (c *call) Packet(ctx context.Context, mode string, ds []diagnostic.Diagnostic) *diagnostic.Packet {
-	return c.packet(ctx, mode, ds, true)
+	return c.packet(ctx, mode, ds, true, nil)
 }
 
-func (c *call) packet(ctx context.Context, mode string, ds []diagnostic.Diagnostic, suggest bool) *diagnostic.Packet {
+// packet shapes ds; suggest asks the server for code actions (it must
+// hold the text the diagnostics are about). pending are changes the
+// diagnostics are about that are not on disk (a dry run, a rejected
+// transaction): their lines are mapped back to the disk text for the
+// symbol hints.
+func (c *call) packet(ctx context.Context, mode string, ds []diagnostic.Diagnostic, suggest bool, pending []fileChange) *diagnostic.Packet {
 	if mode == "" || mode == diagnostic.PacketRaw {
 		return nil
 	}
@@ -60,7 +65,14 @@ func (c *call) packet(ctx context.Context, mode string, ds []diagnostic.Diagnost
 		if f == nil || d.Line == 0 {
 			return ""
 		}
-		pos, err := f.doc.mapper.Position(d.Line, max(d.Column, 1))
+		line, col := d.Line, max(d.Column, 1)
+		if i := slices.IndexFunc(pending, func(ch fileChange) bool { return ch.rel == d.Path }); i >= 0 {
+			var moved bool
+			if line, moved = oldLine(string(pending[i].old), string(pending[i].new), line); moved {
+				col = 1
+			}
+		}
+		pos, err := f.doc.mapper.Position(line, col)
 		if err != nil {
 			return ""
 		}
@@ -163,22 +175,47 @@ func (c *call) suggestions(ctx context.Context, f *packetFile, d diagnostic.Diag
 // deltaPacket shapes the diagnostics a transaction adds. Suggestions need
 // the server to hold the new text, so only an applied transaction gets
 // them; a dry run or a rejected one gets the compact facts.
-func (c *call) deltaPacket(ctx context.Context, mode string, res *TxnResult) (*diagnostic.Packet, error) {
+func (c *call) deltaPacket(ctx context.Context, mode string, res *TxnResult, changes []fileChange) (*diagnostic.Packet, error) {
 	if res == nil {
 		return nil, nil
 	}
-	return c.packet(ctx, mode, res.Delta.New, res.Applied), nil
+	if res.Applied {
+		changes = nil
+	}
+	return c.packet(ctx, mode, res.Delta.New, res.Applied, changes), nil
+}
+
+// oldLine maps a 1-based line of new back to old, which differ in one
+// region: lines before it are the same, lines after it shifted, lines in
+// it map to its first line (moved is then true).
+func oldLine(old, new string, line int) (int, bool) {
+	o, n := strings.Split(old, "\n"), strings.Split(new, "\n")
+	pre := 0
+	for pre < len(o) && pre < len(n) && o[pre] == n[pre] {
+		pre++
+	}
+	suf := 0
+	for suf < len(o)-pre && suf < len(n)-pre && o[len(o)-1-suf] == n[len(n)-1-suf] {
+		suf++
+	}
+	switch {
+	case line <= pre:
+		return line, false
+	case line > len(n)-suf:
+		return line - len(n) + len(o), false
+	}
+	return min(pre+1, len(o)), true
 }
 
 // withPacket adds the packet of a rejected transaction's new diagnostics
 // to its error, so the agent sees them shaped as it asked.
-func (c *call) withPacket(ctx context.Context, err error, mode string) error {
+func (c *call) withPacket(ctx context.Context, err error, mode string, changes []fileChange) error {
 	var fe *failure.Error
 	if err == nil || !errors.As(err, &fe) || fe.Code != failure.DiagnosticRegression {
 		return err
 	}
 	if res, ok := fe.Details["transaction"].(*TxnResult); ok {
-		if p := c.packet(ctx, mode, res.Delta.New, false); p != nil {
+		if p := c.packet(ctx, mode, res.Delta.New, false, changes); p != nil {
 			fe.Details["packet"] = p
 		}
 	}
