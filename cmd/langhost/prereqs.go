@@ -2,7 +2,9 @@ package main
 
 import (
 	"bytes"
+	"fmt"
 	"io"
+	"strings"
 
 	"github.com/langhost/langhost/host/prereqs"
 	"github.com/langhost/langhost/internal/atomicfile"
@@ -15,30 +17,44 @@ type prereqsOptions struct {
 	languages []string
 	check     bool
 	output    string
+	markdown  bool
 }
 
 func newPrereqsCmd(f *factory) *cobra.Command {
 	opts := &prereqsOptions{f: f}
 	cmd := &cobra.Command{
 		Use:   "prereqs [LANGUAGE...]",
-		Short: "Write the tool prerequisites document (markdown) for all or some languages",
-		Long: `Write the prerequisites document: for each language, every tool with its full
-command line, purpose, fallback and install hint. With --check, also probe this
-machine (executable on PATH, version) and exit 4 when a required tool is missing.`,
-		Example: `  langhost prereqs -o TOOL-PREREQUISITES.md
-  langhost prereqs --check go python`,
+		Short: "Show which tools each language needs, whether this machine has them, and how to install them",
+		Long: `Probe this machine for the executables the tools of all or some languages
+need (on PATH, version) and show, for each missing one, the command that
+installs it, derived from the package URL its spec gives (go install, npm i -g,
+apt-get install, dotnet tool install, cargo install, pipx install). With
+--check, exit 4 when a tool is missing.
+
+--format markdown (or -o FILE) writes the prerequisites document instead:
+every tool with its full command line, purpose, fallback and install command.`,
+		Example: `  langhost prereqs go python
+  langhost prereqs --check go
+  langhost prereqs --format markdown > TOOL-PREREQUISITES.md
+  langhost prereqs -o TOOL-PREREQUISITES.md`,
 		ValidArgsFunction: languageArgs(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.languages = args
 			return prereqsRun(cmd, opts)
 		},
 	}
-	cmd.Flags().BoolVar(&opts.check, "check", false, "probe this machine for each tool")
-	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write the markdown to this file instead of stdout")
+	cmd.Flags().BoolVar(&opts.check, "check", false, "exit 4 when a tool is missing (and add the status to the markdown)")
+	cmd.Flags().StringVarP(&opts.output, "output", "o", "", "write the markdown document to this file")
 	return cmd
 }
 
 func prereqsRun(cmd *cobra.Command, opts *prereqsOptions) error {
+	// markdown is a format of this command only: take it off the flag
+	// before the config, which knows json and text, reads it.
+	if fl := cmd.Flags().Lookup("format"); fl != nil && fl.Value.String() == "markdown" {
+		opts.markdown = true
+		_ = fl.Value.Set("")
+	}
 	h, err := opts.f.loadHost(cmd.Context())
 	if err != nil {
 		return err
@@ -48,25 +64,99 @@ func prereqsRun(cmd *cobra.Command, opts *prereqsOptions) error {
 	if err != nil {
 		return failure.Wrap(failure.NotFound, err, "prereqs")
 	}
+	document := opts.markdown || opts.output != ""
+	// The document describes the specs, not this machine, unless --check
+	// asks for the status too.
 	var checkErr error
-	if opts.check && !(prereqs.Prober{}).Check(cmd.Context(), h.Specs, langs) {
-		checkErr = failure.New(failure.Precondition, "some required tools are not installed")
-	}
-	var md bytes.Buffer
-	if err := prereqs.Markdown(&md, langs); err != nil {
-		return err
-	}
-	if opts.output != "" {
-		if err := atomicfile.WriteFile(opts.output, md.Bytes(), 0o644); err != nil {
-			return failure.Wrap(failure.Internal, err, "write %s", opts.output)
+	if !document || opts.check {
+		if !(prereqs.Prober{}).Check(cmd.Context(), h.Specs, langs) && opts.check {
+			checkErr = failure.New(failure.Precondition, "some required tools are not installed")
 		}
 	}
-	data := map[string]any{"languages": langs, "markdown": md.String()}
-	return printer{opts.f}.result(commandPath(cmd), data, checkErr, func(w io.Writer) error {
+	if document {
+		var md bytes.Buffer
+		if err := prereqs.Markdown(&md, langs); err != nil {
+			return err
+		}
 		if opts.output != "" {
+			if err := atomicfile.WriteFile(opts.output, md.Bytes(), 0o644); err != nil {
+				return failure.Wrap(failure.Internal, err, "write %s", opts.output)
+			}
+		}
+		if opts.markdown {
+			if _, err := opts.f.io.Out.Write(md.Bytes()); err != nil {
+				return err
+			}
+			if checkErr != nil {
+				printTextError(opts.f.io.ErrOut, checkErr)
+				return &reportedError{code: failure.CodeOf(checkErr)}
+			}
 			return nil
 		}
-		_, err := w.Write(md.Bytes())
-		return err
+	}
+	available, total := prereqs.Summary(langs)
+	data := map[string]any{"languages": langs, "available": available, "total": total}
+	if opts.output != "" {
+		data["written"] = opts.output
+	}
+	return printer{opts.f}.result(commandPath(cmd), data, checkErr, func(w io.Writer) error {
+		if opts.output != "" {
+			_, err := fmt.Fprintf(w, "wrote %s\n", opts.output)
+			return err
+		}
+		return printPrereqs(w, opts.f.style(), langs, available, total)
 	})
+}
+
+// printPrereqs writes one row per tool: whether it is available, and for a
+// missing one how to install it.
+func printPrereqs(w io.Writer, st style, langs []prereqs.Language, available, total int) error {
+	rows := [][]string{{"LANGUAGE", "TOOL", "EXECUTABLE", "STATUS", "INSTALL"}}
+	for _, l := range langs {
+		for _, t := range l.Tools {
+			status, install := "-", ""
+			if s := t.Status; s != nil {
+				switch {
+				case !s.Available:
+					status = "missing"
+					install = installHint(t)
+				case s.UsesFallback:
+					status = "fallback"
+				default:
+					status = "ok"
+				}
+				if s.Version != "" {
+					status += " " + s.Version
+				}
+			}
+			rows = append(rows, []string{l.ID, t.ID, t.Command, status, install})
+		}
+	}
+	err := st.table(w, rows, func(_, col int, cell string) string {
+		if col != 3 {
+			return cell
+		}
+		word, rest, found := strings.Cut(cell, " ")
+		if found {
+			rest = " " + rest
+		}
+		return st.severity(word) + rest
+	})
+	if err != nil {
+		return err
+	}
+	_, err = fmt.Fprintf(w, "\n%d of %d tools available\n", available, total)
+	return err
+}
+
+// installHint is the install command of a missing tool, else its package
+// URL and why no command was derived from it.
+func installHint(t prereqs.Tool) string {
+	switch {
+	case t.InstallCommand != "":
+		return t.InstallCommand
+	case t.Install == "":
+		return "(the spec gives no package URL)"
+	}
+	return t.Install + " (" + t.InstallNote + ")"
 }

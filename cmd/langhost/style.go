@@ -106,6 +106,10 @@ func (s style) table(w io.Writer, rows [][]string, paint func(row, col int, cell
 	}
 	var b strings.Builder
 	for ri, r := range rows {
+		// Trailing empty cells get no padding: no trailing blanks.
+		for len(r) > 1 && r[len(r)-1] == "" {
+			r = r[:len(r)-1]
+		}
 		for ci, c := range r {
 			text := c
 			switch {

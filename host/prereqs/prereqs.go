@@ -4,6 +4,7 @@ package prereqs
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -27,6 +28,10 @@ type Tool struct {
 	Fallback        string  `json:"fallback,omitempty"` // fallback command line
 	FallbackCommand string  `json:"fallbackCommand,omitempty"`
 	Install         string  `json:"install,omitempty"`
+	// InstallCommand is the command that installs Install (see
+	// InstallCommand); InstallNote says why there is none.
+	InstallCommand  string  `json:"installCommand,omitempty"`
+	InstallNote     string  `json:"installNote,omitempty"`
 	FallbackInstall string  `json:"fallbackInstall,omitempty"`
 	Status          *Status `json:"status,omitempty"` // set by Check
 	// More lists the alternatives after the fallback, in order: a
@@ -39,6 +44,20 @@ type Alternative struct {
 	Command     string `json:"command"`
 	CommandLine string `json:"commandLine"`
 	Install     string `json:"install,omitempty"`
+}
+
+// Summary counts the tools Check found available (directly or through a
+// fallback) out of all of them.
+func Summary(langs []Language) (available, total int) {
+	for _, l := range langs {
+		for _, t := range l.Tools {
+			total++
+			if t.Status != nil && t.Status.Available {
+				available++
+			}
+		}
+	}
+	return available, total
 }
 
 // fallbacks lists the alternatives of t in order: its fallback, then More.
@@ -106,6 +125,10 @@ func Collect(set *spec.Set, ids []string) ([]Language, error) {
 			}
 			l.Tools = append(l.Tools, r)
 		}
+		for i := range l.Tools {
+			t := &l.Tools[i]
+			t.InstallCommand, t.InstallNote = installFields(t.Install)
+		}
 		out = append(out, l)
 	}
 	return out, nil
@@ -164,12 +187,12 @@ func Markdown(w io.Writer, langs []Language) error {
 			b.WriteString("| Tool | Command | Purpose | Fallback | Install |\n|---|---|---|---|---|\n")
 		}
 		for _, t := range l.Tools {
-			lines, installs := []string{}, []string{t.Install}
+			lines, installs := []string{}, []string{installCell(t.Install)}
 			for _, alt := range t.fallbacks() {
-				lines, installs = append(lines, alt.CommandLine), append(installs, alt.Install)
+				lines, installs = append(lines, alt.CommandLine), append(installs, installCell(alt.Install))
 			}
 			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s | %s |", t.ID, escape(t.CommandLine), cellOrDash(escape(t.Purpose)),
-				codeList(lines...), codeList(installs...))
+				codeList(lines...), cellOrDash(strings.Join(slices.DeleteFunc(installs, func(s string) bool { return s == "" }), "; ")))
 			if checked {
 				fmt.Fprintf(&b, " %s |", statusCell(t.Status))
 			}
@@ -198,7 +221,7 @@ func executables(langs []Language) []executable {
 			e.users = append(e.users, user)
 		}
 		if e.install == "" && install != "" {
-			e.install = "`" + install + "`"
+			e.install = installCell(install)
 		}
 	}
 	for _, l := range langs {
@@ -241,6 +264,22 @@ func cellOrDash(s string) string {
 		return "-"
 	}
 	return s
+}
+
+// installCell renders a package URL and the command that installs it.
+func installCell(purl string) string {
+	if purl == "" {
+		return ""
+	}
+	cell := "`" + escape(purl) + "`"
+	command, err := InstallCommand(purl)
+	switch {
+	case err == nil:
+		cell += ": `" + command + "`"
+	case !errors.Is(err, ErrNoInstaller):
+		cell += " (" + escape(err.Error()) + ")"
+	}
+	return cell
 }
 
 // codeList renders the non-empty items as code, or a dash.
