@@ -146,16 +146,28 @@ func (c *call) suggestions(ctx context.Context, f *packetFile, d diagnostic.Diag
 	if err != nil {
 		return nil
 	}
-	actions = slices.DeleteFunc(actions, func(a lsp.CodeAction) bool { return a.Disabled != nil })
+	// Only actions apply_code_action can apply: enabled, with an edit
+	// (or one to resolve), not a command to run.
+	resolve := c.s.supportsResolve()
+	actions = slices.DeleteFunc(actions, func(a lsp.CodeAction) bool {
+		return a.Disabled != nil || a.Edit == nil && (len(a.Data) == 0 || !resolve)
+	})
 	rank := func(a lsp.CodeAction) int {
-		r := 0
-		if a.Kind != "quickfix" && !strings.HasPrefix(a.Kind, "quickfix.") {
-			r += 2
+		quickfix := a.Kind == "quickfix" || strings.HasPrefix(a.Kind, "quickfix.")
+		names := slices.ContainsFunc(a.Diagnostics, func(ad lsp.Diagnostic) bool { return ad.Message == d.Message })
+		switch {
+		case quickfix && a.IsPreferred:
+			return 0
+		case quickfix && names:
+			return 1
+		case quickfix:
+			return 2
+		case names:
+			return 3
+		case strings.HasPrefix(a.Kind, "source.organizeImports") || strings.HasPrefix(a.Kind, "source.fixAll"):
+			return 4
 		}
-		if !a.IsPreferred {
-			r++
-		}
-		return r
+		return 5
 	}
 	slices.SortStableFunc(actions, func(a, b lsp.CodeAction) int { return rank(a) - rank(b) })
 	var out []diagnostic.Suggestion

@@ -318,10 +318,10 @@ func TestGuidedPacketGo(t *testing.T) {
 		t.Fatalf("result = %s", dump(m))
 	}
 	it := out.Packet.Items[0]
-	if it.Severity != "error" || !strings.Contains(it.Message, `"os" imported and not used`) || it.Location != "edits/edits.go:5:2" {
+	if it.Severity != "error" || !strings.Contains(it.Message, `"os" imported and not used`) || it.Location != "edits/edits.go:4:2" {
 		t.Errorf("item = %s", dump(it))
 	}
-	if len(it.Suggestions) == 0 || it.Suggestions[0].Tool != "go.apply_code_action" {
+	if len(it.Suggestions) == 0 || it.Suggestions[0].Tool != "go.apply_code_action" || it.Suggestions[0].Title != "Organize Imports" {
 		t.Fatalf("suggestions = %s", dump(it.Suggestions))
 	}
 	s := it.Suggestions[0]
