@@ -14,9 +14,9 @@ func TestCTools(t *testing.T) {
 		res := call(t, newHost(t, dir), "c.check", map[string]any{"path": "main.c", "std": "c17"})
 		wantOK(t, res, false)
 		// gcc quotes names with ‘’ or '' depending on the locale.
-		wantDiagnostic(t, res.Diagnostics, diag{File: "./main.c", Line: 5, Column: 20, Severity: "error", Message: "undeclared (first use in this function)"})
-		wantDiagnostic(t, res.Diagnostics, diag{File: "./main.c", Line: 4, Column: 9, Severity: "warning", Code: "-Wunused-variable", Message: "unused variable"})
-		wantDiagnostic(t, res.Diagnostics, diag{File: "./main.c", Line: 5, Column: 20, Severity: "info", Message: "each undeclared identifier is reported only once"})
+		wantDiagnostic(t, res.Diagnostics, diag{File: "main.c", Line: 5, Column: 20, Severity: "error", Message: "undeclared (first use in this function)"})
+		wantDiagnostic(t, res.Diagnostics, diag{File: "main.c", Line: 4, Column: 9, Severity: "warning", Code: "-Wunused-variable", Message: "unused variable"})
+		wantDiagnostic(t, res.Diagnostics, diag{File: "main.c", Line: 5, Column: 20, Severity: "info", Message: "each undeclared identifier is reported only once"})
 		wantCounts(t, res, map[string]int{"errors": 1, "warnings": 1})
 	})
 
@@ -66,11 +66,8 @@ The following tests FAILED:
 Errors while running CTest
 `
 		res := sample(t, "c.test", out, "", 8)
-		wantCounts(t, res, map[string]int{"ctest.percent": 67, "ctest.failed": 1, "ctest.total": 3})
-		failed, _ := res.Outputs["failedTests"].([]any)
-		if len(failed) != 1 || failed[0].(map[string]any)["test"] != "calc_sub" {
-			t.Errorf("failedTests = %v, want [calc_sub]", res.Outputs["failedTests"])
-		}
+		wantCounts(t, res, map[string]int{"tests.percent": 67, "tests.failed": 1, "tests.total": 3})
+		wantTests(t, res, 2, 1, 0, "calc_sub")
 	})
 
 	t.Run("clang-format", func(t *testing.T) {
@@ -78,6 +75,7 @@ Errors while running CTest
 		out := "main.c:3:17: error: code should be clang-formatted [-Wclang-format-violations]\nint main(void){\n                ^\n"
 		res := sample(t, "c.format_check", "", out, 1)
 		wantDiagnostic(t, res.Diagnostics, diag{File: "main.c", Line: 3, Column: 17, Severity: "error", Code: "-Wclang-format-violations", Message: "code should be clang-formatted"})
+		wantFiles(t, res, "main.c")
 		wantCounts(t, res, map[string]int{"violations": 1})
 	})
 
@@ -92,9 +90,9 @@ Errors while running CTest
 /work/proj/src/buf.c:20:10: warning: 'atoi' used to convert a string to an integer value, but function will not report conversion errors; consider using 'strtol' instead [cert-err34-c]
 `
 		res := sample(t, "c.lint", out, "", 0)
-		wantDiagnostic(t, res.Diagnostics, diag{File: "/work/proj/src/buf.c", Line: 12, Column: 5, Severity: "warning", Code: "clang-analyzer-unix.Malloc", Message: "Potential leak of memory pointed to by 'p'"})
-		wantDiagnostic(t, res.Diagnostics, diag{File: "/work/proj/src/buf.c", Line: 9, Column: 15, Severity: "info", Message: "Memory is allocated"})
-		wantDiagnostic(t, res.Diagnostics, diag{File: "/work/proj/src/buf.c", Line: 20, Column: 10, Severity: "warning", Code: "cert-err34-c", Message: "consider using 'strtol' instead"})
+		wantDiagnostic(t, res.Diagnostics, diag{File: "proj/src/buf.c", Line: 12, Column: 5, Severity: "warning", Code: "clang-analyzer-unix.Malloc", Message: "Potential leak of memory pointed to by 'p'"})
+		wantDiagnostic(t, res.Diagnostics, diag{File: "proj/src/buf.c", Line: 9, Column: 15, Severity: "info", Message: "Memory is allocated"})
+		wantDiagnostic(t, res.Diagnostics, diag{File: "proj/src/buf.c", Line: 20, Column: 10, Severity: "warning", Code: "cert-err34-c", Message: "consider using 'strtol' instead"})
 		wantCounts(t, res, map[string]int{"warnings": 2})
 	})
 }

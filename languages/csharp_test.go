@@ -19,8 +19,8 @@ func TestCSharpSamples(t *testing.T) {
 /work/App/Program.cs(10,17): error CS0103: The name 'missing' does not exist in the current context [/work/App/App.csproj]
 `
 		res := sample(t, "csharp.build", out, "", 1)
-		wantDiagnostic(t, res.Diagnostics, diag{File: "/work/App/Program.cs", Line: 10, Column: 17, Severity: "error", Code: "CS0103", Message: "The name 'missing' does not exist in the current context"})
-		wantDiagnostic(t, res.Diagnostics, diag{File: "/work/App/Program.cs", Line: 7, Column: 13, Severity: "warning", Code: "CS0168", Message: "The variable 'unused' is declared but never used"})
+		wantDiagnostic(t, res.Diagnostics, diag{File: "App/Program.cs", Line: 10, Column: 17, Severity: "error", Code: "CS0103", Message: "The name 'missing' does not exist in the current context"})
+		wantDiagnostic(t, res.Diagnostics, diag{File: "App/Program.cs", Line: 7, Column: 13, Severity: "warning", Code: "CS0168", Message: "The variable 'unused' is declared but never used"})
 		wantCounts(t, res, map[string]int{"errors": 1, "warnings": 1})
 		for _, d := range res.Diagnostics {
 			if d.Message != "" && d.Message[len(d.Message)-1] == ']' {
@@ -49,12 +49,8 @@ Actual:   8
 Failed!  - Failed:     1, Passed:     4, Skipped:     0, Total:     5, Duration: 12 ms - Calc.Tests.dll (net8.0)
 `
 		res := sample(t, "csharp.test", out, "", 1)
-		wantCounts(t, res, map[string]int{"testResults.failed": 1, "testResults.passed": 4, "testResults.skipped": 0, "testResults.total": 5})
-		wantDiagnostic(t, res.Diagnostics, diag{File: "/work/Calc.Tests/CalcTests.cs", Line: 14, Severity: "error", Message: "Calc.Tests.CalcTests.Subtracts"})
-		failed, _ := res.Outputs["failedTests"].([]any)
-		if len(failed) != 1 || failed[0].(map[string]any)["test"] != "Calc.Tests.CalcTests.Subtracts" {
-			t.Errorf("failedTests = %v", res.Outputs["failedTests"])
-		}
+		wantTests(t, res, 4, 1, 0, "Calc.Tests.CalcTests.Subtracts")
+		wantDiagnostic(t, res.Diagnostics, diag{File: "Calc.Tests/CalcTests.cs", Line: 14, Severity: "error", Message: "Calc.Tests.CalcTests.Subtracts"})
 	})
 
 	t.Run("test sums projects", func(t *testing.T) {
@@ -62,7 +58,7 @@ Failed!  - Failed:     1, Passed:     4, Skipped:     0, Total:     5, Duration:
 		out := "Passed!  - Failed:     0, Passed:     5, Skipped:     0, Total:     5, Duration: 31 ms - Calc.Tests.dll (net8.0)\n" +
 			"Passed!  - Failed:     0, Passed:    12, Skipped:     2, Total:    14, Duration: 88 ms - Web.Tests.dll (net8.0)\n"
 		res := sample(t, "csharp.test", out, "", 0)
-		wantCounts(t, res, map[string]int{"testResults.failed": 0, "testResults.passed": 17, "testResults.skipped": 2, "testResults.total": 19})
+		wantTests(t, res, 17, 0, 2)
 	})
 
 	t.Run("format check", func(t *testing.T) {
@@ -72,9 +68,9 @@ Failed!  - Failed:     1, Passed:     4, Skipped:     0, Total:     5, Duration:
 /work/App/Program.cs(8,13): warning IDE0059: Unnecessary assignment of a value to 'x' [/work/App/App.csproj]
 `
 		res := sample(t, "csharp.format_check", out, "", 2)
-		wantDiagnostic(t, res.Diagnostics, diag{File: "/work/App/Program.cs", Line: 5, Column: 1, Severity: "error", Code: "WHITESPACE", Message: "Fix whitespace formatting."})
-		wantDiagnostic(t, res.Diagnostics, diag{File: "/work/App/Program.cs", Line: 1, Column: 1, Severity: "error", Code: "IMPORTS", Message: "Fix imports ordering."})
-		wantDiagnostic(t, res.Diagnostics, diag{File: "/work/App/Program.cs", Line: 8, Column: 13, Severity: "warning", Code: "IDE0059", Message: "Unnecessary assignment of a value to 'x'"})
+		wantDiagnostic(t, res.Diagnostics, diag{File: "App/Program.cs", Line: 5, Column: 1, Severity: "error", Code: "WHITESPACE", Message: "Fix whitespace formatting."})
+		wantDiagnostic(t, res.Diagnostics, diag{File: "App/Program.cs", Line: 1, Column: 1, Severity: "error", Code: "IMPORTS", Message: "Fix imports ordering."})
+		wantDiagnostic(t, res.Diagnostics, diag{File: "App/Program.cs", Line: 8, Column: 13, Severity: "warning", Code: "IDE0059", Message: "Unnecessary assignment of a value to 'x'"})
 		wantCounts(t, res, map[string]int{"changes": 2})
 	})
 

@@ -89,11 +89,7 @@ Passed:   2
 Failed:   1
 `
 		res := sample(t, "elm.test", out, "", 2)
-		wantCounts(t, res, map[string]int{"passed.passed": 2, "failed.failed": 1})
-		failed, _ := res.Outputs["failedTests"].([]any)
-		if len(failed) != 1 || failed[0].(map[string]any)["test"] != "subtracts" {
-			t.Errorf("failedTests = %v", res.Outputs["failedTests"])
-		}
+		wantTests(t, res, 2, 1, 0, "subtracts")
 	})
 
 	t.Run("format check", func(t *testing.T) {
@@ -101,5 +97,6 @@ Failed:   1
 		out := `[{"path":"src/Main.elm","message":"File is not formatted with elm-format-0.8.7 --elm-version=0.19"}]` + "\n"
 		res := sample(t, "elm.format_check", out, "", 1)
 		wantDiagnostic(t, res.Diagnostics, diag{File: "src/Main.elm", Severity: "warning", Message: "File is not formatted with elm-format"})
+		wantFiles(t, res, "src/Main.elm")
 	})
 }

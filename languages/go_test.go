@@ -14,7 +14,7 @@ func TestGoTools(t *testing.T) {
 		dir := fixture(t, "go/broken")
 		res := call(t, newHost(t, dir), "go.build", nil)
 		wantOK(t, res, false)
-		wantDiagnostic(t, res.Diagnostics, diag{File: "./main.go", Line: 6, Column: 14, Severity: "error", Message: "undefined: greeting"})
+		wantDiagnostic(t, res.Diagnostics, diag{File: "main.go", Line: 6, Column: 14, Severity: "error", Message: "undefined: greeting"})
 		wantCounts(t, res, map[string]int{"errors": 1})
 	})
 
@@ -52,7 +52,7 @@ func TestGoTools(t *testing.T) {
 	t.Run("vet reports type errors", func(t *testing.T) {
 		res := call(t, newHost(t, fixture(t, "go/broken")), "go.vet", nil)
 		wantOK(t, res, false)
-		wantDiagnostic(t, res.Diagnostics, diag{File: "./main.go", Line: 6, Column: 14, Severity: "warning", Message: "undefined: greeting"})
+		wantDiagnostic(t, res.Diagnostics, diag{File: "main.go", Line: 6, Column: 14, Severity: "warning", Message: "undefined: greeting"})
 	})
 
 	t.Run("fmt check then fmt", func(t *testing.T) {
@@ -64,7 +64,7 @@ func TestGoTools(t *testing.T) {
 
 		check := call(t, h, "go.fmt_check", nil)
 		wantOK(t, check, true)
-		wantCounts(t, check, map[string]int{"unformatted": 1})
+		wantFiles(t, check, "ugly.go")
 		before, err := os.ReadFile(filepath.Join(dir, "ugly.go"))
 		if err != nil {
 			t.Fatal(err)
@@ -80,7 +80,7 @@ func TestGoTools(t *testing.T) {
 		if string(after) == string(before) {
 			t.Errorf("go.fmt left ugly.go unchanged")
 		}
-		wantCounts(t, call(t, h, "go.fmt_check", nil), map[string]int{"unformatted": 0})
+		wantFiles(t, call(t, h, "go.fmt_check", nil))
 	})
 
 	t.Run("test counts and failures", func(t *testing.T) {
@@ -89,16 +89,15 @@ func TestGoTools(t *testing.T) {
 
 		res := call(t, h, "go.test", map[string]any{"count": 1})
 		wantOK(t, res, false)
-		wantCounts(t, res, map[string]int{"passed": 2, "failed": 1, "skipped": 1})
-		failed, _ := res.Outputs["failedTests"].([]any)
-		if len(failed) != 1 || failed[0].(map[string]any)["test"] != "TestSub" {
-			t.Errorf("failedTests = %v, want [TestSub]", res.Outputs["failedTests"])
+		wantTests(t, res, 2, 1, 1, "TestSub")
+		if f := res.Tests.Failures[0]; f.File != "calc_test.go" || f.Line != 19 || f.Message != "Sub(5, 3) = 8, want 2" {
+			t.Errorf("failure = %+v, want calc_test.go:19 with the t.Errorf message", f)
 		}
-		wantDiagnostic(t, res.Diagnostics, diag{File: "calc_test.go", Line: 19, Severity: "info", Message: "Sub(5, 3) = 8, want 2"})
+		wantDiagnostic(t, res.Diagnostics, diag{File: "calc_test.go", Line: 19, Severity: "error", Message: "TestSub: Sub(5, 3) = 8, want 2"})
 
 		only := call(t, h, "go.test", map[string]any{"run": "^TestAdd"})
 		wantOK(t, only, true)
-		wantCounts(t, only, map[string]int{"passed": 2, "failed": 0, "skipped": 0})
+		wantTests(t, only, 2, 0, 0)
 	})
 
 	t.Run("run passes program arguments", func(t *testing.T) {

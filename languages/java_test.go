@@ -14,7 +14,7 @@ func TestJavaTools(t *testing.T) {
 		dir := fixture(t, "java/broken")
 		res := call(t, newHost(t, dir), "java.compile", map[string]any{"path": "src/app/App.java", "sourcepath": "src"})
 		wantOK(t, res, false)
-		file := "./src/app/App.java"
+		file := "src/app/App.java"
 		wantDiagnostic(t, res.Diagnostics, diag{File: file, Line: 10, Column: 21, Severity: "error", Message: "incompatible types: String cannot be converted to int"})
 		wantDiagnostic(t, res.Diagnostics, diag{File: file, Line: 11, Column: 50, Severity: "error", Message: "cannot find symbol"})
 		wantDiagnostic(t, res.Diagnostics, diag{File: file, Line: 8, Column: 9, Severity: "warning", Message: "[rawtypes] found raw type: List"})
@@ -54,7 +54,7 @@ func TestJavaTools(t *testing.T) {
 
 		bad := call(t, h, "java.run", map[string]any{"script": "Bad.java"})
 		wantOK(t, bad, false)
-		wantDiagnostic(t, bad.Diagnostics, diag{File: "./Bad.java", Line: 3, Column: 17, Severity: "error", Message: "incompatible types: String cannot be converted to int"})
+		wantDiagnostic(t, bad.Diagnostics, diag{File: "Bad.java", Line: 3, Column: 17, Severity: "error", Message: "incompatible types: String cannot be converted to int"})
 	})
 }
 
@@ -83,8 +83,8 @@ func TestJavaSamples(t *testing.T) {
 [ERROR] /work/calc/src/main/java/app/App.java:[10,21] incompatible types: java.lang.String cannot be converted to int
 `
 		res := sample(t, "java.build", out, "", 1)
-		wantDiagnostic(t, res.Diagnostics, diag{File: "/work/calc/src/main/java/app/App.java", Line: 10, Column: 21, Severity: "error", Message: "incompatible types: java.lang.String cannot be converted to int"})
-		wantDiagnostic(t, res.Diagnostics, diag{File: "/work/calc/src/main/java/app/Names.java", Line: 8, Column: 9, Severity: "warning", Message: "found raw type: java.util.List"})
+		wantDiagnostic(t, res.Diagnostics, diag{File: "calc/src/main/java/app/App.java", Line: 10, Column: 21, Severity: "error", Message: "incompatible types: java.lang.String cannot be converted to int"})
+		wantDiagnostic(t, res.Diagnostics, diag{File: "calc/src/main/java/app/Names.java", Line: 8, Column: 9, Severity: "warning", Message: "found raw type: java.util.List"})
 		if len(res.Diagnostics) != 2 {
 			t.Errorf("want 2 diagnostics (the summary repeats the error), got:\n%s", formatDiags(res.Diagnostics))
 		}
@@ -104,7 +104,7 @@ func TestJavaSamples(t *testing.T) {
 FAILURE: Build failed with an exception.
 `
 		res := sample(t, "java.build", out, "", 1)
-		wantDiagnostic(t, res.Diagnostics, diag{File: "/work/calc/src/main/java/app/App.java", Line: 10, Column: 21, Severity: "error", Message: "incompatible types: String cannot be converted to int"})
+		wantDiagnostic(t, res.Diagnostics, diag{File: "calc/src/main/java/app/App.java", Line: 10, Column: 21, Severity: "error", Message: "incompatible types: String cannot be converted to int"})
 	})
 
 	t.Run("surefire", func(t *testing.T) {
@@ -128,23 +128,15 @@ org.opentest4j.AssertionFailedError: expected: <2> but was: <8>
 [INFO] BUILD FAILURE
 `
 		res := sample(t, "java.test", out, "", 1)
-		wantCounts(t, res, map[string]int{"testResults.run": 4, "testResults.failed": 1, "testResults.errors": 0, "testResults.skipped": 1})
-		failed, _ := res.Outputs["failedTests"].([]any)
-		if len(failed) != 1 {
-			t.Fatalf("failedTests = %v, want one", res.Outputs["failedTests"])
-		}
-		f := failed[0].(map[string]any)
-		if f["test"] != "CalcTest.subtracts" || !equalNumber(f["line"], 14) || f["message"] != "expected: <2> but was: <8>" {
-			t.Errorf("failedTests[0] = %v", f)
+		wantTests(t, res, 2, 1, 1, "CalcTest.subtracts")
+		if f := res.Tests.Failures[0]; f.Line != 14 || f.Message != "expected: <2> but was: <8>" {
+			t.Errorf("failure = %+v", f)
 		}
 	})
 
 	t.Run("google-java-format", func(t *testing.T) {
 		// Sample: google-java-format --dry-run --set-exit-if-changed lists the files it would change.
 		res := sample(t, "java.format_check", "src/main/java/app/App.java\n", "", 1)
-		files, _ := res.Outputs["unformatted"].([]any)
-		if len(files) != 1 || files[0].(map[string]any)["file"] != "src/main/java/app/App.java" {
-			t.Errorf("unformatted = %v", res.Outputs["unformatted"])
-		}
+		wantFiles(t, res, "src/main/java/app/App.java")
 	})
 }

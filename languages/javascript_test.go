@@ -15,7 +15,7 @@ func TestJavaScriptTools(t *testing.T) {
 		dir := fixture(t, "javascript/broken")
 		res := call(t, newHost(t, dir), "javascript.check", map[string]any{"script": "syntax.js"})
 		wantOK(t, res, false)
-		wantDiagnostic(t, res.Diagnostics, diag{File: filepath.Join(dir, "syntax.js"), Line: 2, Column: 13, Severity: "error", Message: "Unexpected token ';'"})
+		wantDiagnostic(t, res.Diagnostics, diag{File: "syntax.js", Line: 2, Column: 13, Severity: "error", Message: "Unexpected token ';'"})
 		if len(res.Diagnostics) != 1 {
 			t.Errorf("want exactly one diagnostic, got:\n%s", formatDiags(res.Diagnostics))
 		}
@@ -26,23 +26,19 @@ func TestJavaScriptTools(t *testing.T) {
 		h := newHost(t, dir)
 		res := call(t, h, "javascript.test", nil)
 		wantOK(t, res, false)
-		wantCounts(t, res, map[string]int{"passed.passed": 2, "failed.failed": 1, "skipped.skipped": 1})
-		wantDiagnostic(t, res.Diagnostics, diag{File: filepath.Join(dir, "math.test.js"), Line: 15, Column: 1, Severity: "error", Message: "subtracts"})
-		failed, _ := res.Outputs["failedTests"].([]any)
-		if len(failed) != 1 || failed[0].(map[string]any)["test"] != "subtracts" {
-			t.Errorf("failedTests = %v, want [subtracts]", res.Outputs["failedTests"])
-		}
+		wantTests(t, res, 2, 1, 1, "subtracts")
+		wantDiagnostic(t, res.Diagnostics, diag{File: "math.test.js", Line: 15, Column: 1, Severity: "error", Message: "subtracts"})
 
 		only := call(t, h, "javascript.test", map[string]any{"path": "math.test.js", "namePattern": "^adds"})
 		wantOK(t, only, true)
-		wantCounts(t, only, map[string]int{"passed.passed": 2, "failed.failed": 0})
+		wantTests(t, only, 2, 0, 2) // node counts the tests namePattern leaves out as skipped
 	})
 
 	t.Run("lint", func(t *testing.T) {
 		dir := fixture(t, "javascript/lint")
 		res := call(t, newHost(t, dir), "javascript.lint", nil)
 		wantOK(t, res, false)
-		file := filepath.Join(dir, "app.js")
+		file := "app.js"
 		wantDiagnostic(t, res.Diagnostics, diag{File: file, Line: 4, Column: 9, Severity: "error", Message: "'unused' is assigned a value but never used"})
 		wantDiagnostic(t, res.Diagnostics, diag{File: file, Line: 7, Column: 20, Severity: "warning", Message: "Expected '===' and instead saw '=='"})
 		wantDiagnostic(t, res.Diagnostics, diag{File: file, Line: 10, Column: 16, Severity: "error", Message: "'tax' is not defined"})
@@ -57,10 +53,7 @@ func TestJavaScriptTools(t *testing.T) {
 		h := newHost(t, dir)
 		check := call(t, h, "javascript.format_check", nil)
 		wantOK(t, check, false)
-		files, _ := check.Outputs["unformatted"].([]any)
-		if len(files) != 2 {
-			t.Errorf("unformatted = %v, want math.js and math.test.js", check.Outputs["unformatted"])
-		}
+		wantFiles(t, check, "math.js", "math.test.js")
 
 		wantOK(t, call(t, h, "javascript.format", map[string]any{"path": "math.js"}), true)
 		data, err := os.ReadFile(filepath.Join(dir, "math.js"))
@@ -71,9 +64,7 @@ func TestJavaScriptTools(t *testing.T) {
 			t.Errorf("math.js not reformatted:\n%s", data)
 		}
 		again := call(t, h, "javascript.format_check", nil)
-		if files, _ := again.Outputs["unformatted"].([]any); len(files) != 1 {
-			t.Errorf("after format, unformatted = %v, want only math.test.js", again.Outputs["unformatted"])
-		}
+		wantFiles(t, again, "math.test.js")
 	})
 
 	t.Run("run passes arguments and reports uncaught errors", func(t *testing.T) {
@@ -88,6 +79,6 @@ func TestJavaScriptTools(t *testing.T) {
 		}
 		bad := call(t, h, "javascript.run", map[string]any{"script": "throw.js"})
 		wantOK(t, bad, false)
-		wantDiagnostic(t, bad.Diagnostics, diag{File: filepath.Join(dir, "throw.js"), Line: 3, Column: 6, Severity: "error", Message: "Cannot read properties of null (reading 'length')"})
+		wantDiagnostic(t, bad.Diagnostics, diag{File: "throw.js", Line: 3, Column: 6, Severity: "error", Message: "Cannot read properties of null (reading 'length')"})
 	})
 }

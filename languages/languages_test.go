@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -14,10 +15,12 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/langhost/langhost/host"
 	"github.com/langhost/langhost/host/config"
+	"github.com/langhost/langhost/host/exectool"
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/host/spec"
 	"github.com/langhost/langhost/languages"
 	"github.com/langhost/langhost/parsers"
+	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 )
 
 // newHost builds a host over workspace dir the way the CLI does.
@@ -110,10 +113,10 @@ type diag struct {
 }
 
 // wantDiagnostic fails unless diags holds one diagnostic matching want.
-func wantDiagnostic(t *testing.T, diags []parsers.Diagnostic, want diag) {
+func wantDiagnostic(t *testing.T, diags []diagnostic.Diagnostic, want diag) {
 	t.Helper()
 	for _, d := range diags {
-		if d.File == want.File && d.Line == want.Line && d.Column == want.Column &&
+		if d.Path == want.File && d.Line == want.Line && d.Column == want.Column &&
 			d.Severity == want.Severity && d.Code == want.Code && strings.Contains(d.Message, want.Message) {
 			return
 		}
@@ -121,13 +124,13 @@ func wantDiagnostic(t *testing.T, diags []parsers.Diagnostic, want diag) {
 	t.Errorf("no diagnostic %+v among:\n%s", want, formatDiags(diags))
 }
 
-func formatDiags(diags []parsers.Diagnostic) string {
+func formatDiags(diags []diagnostic.Diagnostic) string {
 	if len(diags) == 0 {
 		return "  (none)"
 	}
 	var b strings.Builder
 	for _, d := range diags {
-		fmt.Fprintf(&b, "  %s:%d:%d %s %s %q\n", d.File, d.Line, d.Column, d.Severity, d.Code, d.Message)
+		fmt.Fprintf(&b, "  %s:%d:%d %s %s %q\n", d.Path, d.Line, d.Column, d.Severity, d.Code, d.Message)
 	}
 	return b.String()
 }
@@ -225,5 +228,37 @@ func sample(t *testing.T, id, stdout, stderr string, exitCode int) *registry.Res
 	if err != nil {
 		t.Fatalf("%s: parse sample: %v", id, err)
 	}
-	return &registry.Result{Outputs: outputs, Diagnostics: diags, ExitCode: exitCode}
+	res := &registry.Result{Outputs: outputs, Diagnostics: diags, ExitCode: exitCode}
+	// The samples were captured in directories under /work.
+	exectool.Shape(res, "/work", "/work")
+	return res
+}
+
+// wantTests checks the result's test outcome: the counts and the names of
+// the failed tests, in order.
+func wantTests(t *testing.T, res *registry.Result, passed, failed, skipped int, failures ...string) {
+	t.Helper()
+	if res.Tests == nil {
+		t.Errorf("no tests in the result (outputs %v)", res.Outputs)
+		return
+	}
+	got := res.Tests
+	if got.Passed != passed || got.Failed != failed || got.Skipped != skipped {
+		t.Errorf("tests = passed %d, failed %d, skipped %d; want %d, %d, %d", got.Passed, got.Failed, got.Skipped, passed, failed, skipped)
+	}
+	var names []string
+	for _, f := range got.Failures {
+		names = append(names, f.Name)
+	}
+	if !slices.Equal(names, failures) {
+		t.Errorf("failures = %+v, want %q", got.Failures, failures)
+	}
+}
+
+// wantFiles checks the files a check reports it would change.
+func wantFiles(t *testing.T, res *registry.Result, files ...string) {
+	t.Helper()
+	if res.Files == nil || !slices.Equal(res.Files, append([]string{}, files...)) {
+		t.Errorf("files = %#v, want %q", res.Files, files)
+	}
 }

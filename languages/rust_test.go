@@ -35,16 +35,13 @@ func TestRustTools(t *testing.T) {
 	t.Run("test counts and panics", func(t *testing.T) {
 		res := call(t, h, "rust.test", nil)
 		wantOK(t, res, false)
-		wantCounts(t, res, map[string]int{"testResults.passed": 1, "testResults.failed": 1, "testResults.ignored": 1})
+		wantTests(t, res, 1, 1, 1, "tests::subtracts")
 		wantDiagnostic(t, res.Diagnostics, diag{File: "src/lib.rs", Line: 23, Column: 9, Severity: "error", Message: "assertion `left == right` failed"})
-		failed, _ := res.Outputs["failedTests"].([]any)
-		if len(failed) != 1 || failed[0].(map[string]any)["test"] != "tests::subtracts" {
-			t.Errorf("failedTests = %v, want [tests::subtracts]", res.Outputs["failedTests"])
-		}
 
 		only := call(t, h, "rust.test", map[string]any{"filter": "adds"})
 		wantOK(t, only, true)
-		wantCounts(t, only, map[string]int{"testResults.passed": 1, "testResults.failed": 0, "testResults.filtered": 2})
+		wantCounts(t, only, map[string]int{"tests.filtered": 2})
+		wantTests(t, only, 1, 0, 0)
 	})
 
 	t.Run("fmt check then fmt", func(t *testing.T) {
@@ -58,6 +55,7 @@ func TestRustTools(t *testing.T) {
 		check := call(t, h, "rust.fmt_check", nil)
 		wantOK(t, check, false)
 		wantCounts(t, check, map[string]int{"hunks": 1})
+		wantFiles(t, check, "src/lib.rs")
 
 		wantOK(t, call(t, h, "rust.fmt", nil), true)
 		wantOK(t, call(t, h, "rust.fmt_check", nil), true)

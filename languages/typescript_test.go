@@ -29,7 +29,7 @@ func TestTypeScriptTools(t *testing.T) {
 		dir := fixture(t, "typescript/broken")
 		res := call(t, newHost(t, dir), "typescript.lint", map[string]any{"path": "src"})
 		wantOK(t, res, false)
-		wantDiagnostic(t, res.Diagnostics, diag{File: filepath.Join(dir, "src", "main.ts"), Line: 1, Column: 25, Severity: "error", Message: "Parsing error: Unexpected token :"})
+		wantDiagnostic(t, res.Diagnostics, diag{File: "src/main.ts", Line: 1, Column: 25, Severity: "error", Message: "Parsing error: Unexpected token :"})
 		wantCounts(t, res, map[string]int{"summary.problems": 1, "summary.errors": 1, "summary.warnings": 0})
 	})
 
@@ -37,25 +37,20 @@ func TestTypeScriptTools(t *testing.T) {
 		dir := fixture(t, "typescript/tests")
 		res := call(t, newHost(t, dir), "typescript.test", nil)
 		wantOK(t, res, false)
-		wantCounts(t, res, map[string]int{"passed.passed": 1, "failed.failed": 1, "skipped.skipped": 1})
-		failed, _ := res.Outputs["failedTests"].([]any)
-		if len(failed) != 1 || failed[0].(map[string]any)["test"] != "subtracts" {
-			t.Errorf("failedTests = %v, want [subtracts]", res.Outputs["failedTests"])
-		}
+		wantTests(t, res, 1, 1, 1, "subtracts")
 	})
 
 	t.Run("format check then format", func(t *testing.T) {
 		dir := fixture(t, "typescript/tests")
 		h := newHost(t, dir)
-		wantOK(t, call(t, h, "typescript.format_check", nil), true)
+		clean := call(t, h, "typescript.format_check", nil)
+		wantOK(t, clean, true)
+		wantFiles(t, clean)
 
 		writeFile(t, filepath.Join(dir, "src", "ugly.ts"), "export const  x:number=1\n")
 		check := call(t, h, "typescript.format_check", nil)
 		wantOK(t, check, false)
-		files, _ := check.Outputs["unformatted"].([]any)
-		if len(files) != 1 || files[0].(map[string]any)["file"] != "src/ugly.ts" {
-			t.Errorf("unformatted = %v, want [src/ugly.ts]", check.Outputs["unformatted"])
-		}
+		wantFiles(t, check, "src/ugly.ts")
 		wantOK(t, call(t, h, "typescript.format", map[string]any{"path": "src/ugly.ts"}), true)
 		data, err := os.ReadFile(filepath.Join(dir, "src", "ugly.ts"))
 		if err != nil {

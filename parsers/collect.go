@@ -4,6 +4,8 @@ import (
 	"regexp"
 	"slices"
 	"strconv"
+
+	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 )
 
 // lineMatchSink counts lines containing a substring.
@@ -218,7 +220,7 @@ func (s *patternDiagSink) line(line []byte) {
 			}
 			return atoiPos(group(g))
 		}
-		d := Diagnostic{File: group(p.file), Code: group(p.code), Message: group(p.message)}
+		d := diagnostic.Diagnostic{Path: group(p.file), Code: group(p.code), Message: group(p.message)}
 		s.build.finish(&d, pos(p.line), pos(p.column), pos(p.endLine), pos(p.endColumn), group(p.severity))
 		s.list.add(d)
 		return

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 	"github.com/ohler55/ojg/jp"
 	"github.com/reviewdog/errorformat"
 )
@@ -48,7 +49,7 @@ func (c *compiler) checkUnused() error {
 		{"stream", s.Stream != "", []Kind{KindLineMatch, KindRegex, KindJSON, KindDiagnostics}},
 		{"errorformat", s.Errorformat != nil, []Kind{KindDiagnostics}},
 		{"preset", s.Preset != "", []Kind{KindDiagnostics}},
-		{"maxMatches", s.MaxMatches != 0, []Kind{KindLineMatch, KindRegex, KindJSON, KindDiagnostics}},
+		{"maxMatches", s.MaxMatches != 0, []Kind{KindLineMatch, KindRegex, KindJSON, KindDiagnostics, KindGotest}},
 	}
 	for _, u := range uses {
 		if u.set && !slices.Contains(u.kinds, s.Type) {
@@ -123,6 +124,8 @@ func (c *compiler) compile() (*Parser, error) {
 		p.newSink = func() sink { return &exitCodeSink{codes: codes} }
 	case KindDiagnostics:
 		err = c.diagnostics(p, max)
+	case KindGotest:
+		p.newSink = func() sink { return newGotestSink(max) }
 	}
 	if err != nil {
 		return nil, err
@@ -133,7 +136,7 @@ func (c *compiler) compile() (*Parser, error) {
 func (c *compiler) streams() (Stream, error) {
 	switch c.s.Stream {
 	case "":
-		if c.s.Type == KindJSON {
+		if c.s.Type == KindJSON || c.s.Type == KindGotest {
 			return Stdout, nil // progress and warnings on stderr would break the document
 		}
 		return Stdout | Stderr, nil
@@ -258,7 +261,7 @@ func (c *compiler) regex(p *Parser, max int) error {
 // builder validates severity, source and the position bases.
 func (c *compiler) builder() (diagnosticBuilder, error) {
 	s := &c.s
-	b := diagnosticBuilder{severity: SeverityError, source: s.Source, lineBase: 1}
+	b := diagnosticBuilder{severity: diagnostic.Error, source: s.Source, lineBase: 1}
 	if s.Severity != "" {
 		b.severity = NormalizeSeverity(s.Severity)
 		if b.severity == "" {

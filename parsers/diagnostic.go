@@ -4,47 +4,13 @@ import (
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 )
 
-// Diagnostic is one problem reported by a tool, with 1-based positions.
-// Zero Line or Column means the tool did not give one.
-type Diagnostic struct {
-	File      string `json:"file"`
-	Line      int    `json:"line"`
-	Column    int    `json:"column"`
-	EndLine   int    `json:"endLine,omitempty"`
-	EndColumn int    `json:"endColumn,omitempty"`
-	Severity  string `json:"severity"` // error, warning, info or hint
-	Code      string `json:"code,omitempty"`
-	Message   string `json:"message"`
-	Source    string `json:"source,omitempty"`
-}
-
-// Severities of a Diagnostic.
-const (
-	SeverityError   = "error"
-	SeverityWarning = "warning"
-	SeverityInfo    = "info"
-	SeverityHint    = "hint"
-)
-
-// NormalizeSeverity maps the many ways tools spell a severity ("E",
-// "ERROR", "warn", "fatal error", "note", "information", LSP's 1..4) to
-// error, warning, info or hint. It returns "" for text it does not know.
-func NormalizeSeverity(s string) string {
-	s = strings.ToLower(strings.TrimSpace(s))
-	switch s {
-	case "e", "err", "error", "fatal", "fatal error", "critical", "failure", "fail", "1":
-		return SeverityError
-	case "w", "warn", "warning", "2":
-		return SeverityWarning
-	case "i", "info", "information", "informational", "n", "note", "notice", "message", "3":
-		return SeverityInfo
-	case "h", "hint", "help", "suggestion", "style", "4":
-		return SeverityHint
-	}
-	return ""
-}
+// NormalizeSeverity is [diagnostic.NormalizeSeverity], kept for the
+// callers of this package.
+func NormalizeSeverity(s string) string { return diagnostic.NormalizeSeverity(s) }
 
 // diagnosticFields are the names a diagnostics pattern group or a json
 // fields key may use.
@@ -79,7 +45,7 @@ func atoiPos(s string) int {
 }
 
 // finish normalises d in place. Raw positions below 0 mean "absent".
-func (b *diagnosticBuilder) finish(d *Diagnostic, line, col, endLine, endCol int, severity string) {
+func (b *diagnosticBuilder) finish(d *diagnostic.Diagnostic, line, col, endLine, endCol int, severity string) {
 	if line >= 0 {
 		d.Line = position(line, b.lineBase)
 	}
@@ -99,7 +65,7 @@ func (b *diagnosticBuilder) finish(d *Diagnostic, line, col, endLine, endCol int
 	if d.Source == "" {
 		d.Source = b.source
 	}
-	d.File = clip(d.File)
+	d.Path = clip(d.Path)
 	d.Message = clip(strings.TrimSpace(d.Message))
 	d.Code = clip(d.Code)
 }
@@ -107,18 +73,18 @@ func (b *diagnosticBuilder) finish(d *Diagnostic, line, col, endLine, endCol int
 // diagnosticList keeps up to max distinct diagnostics in arrival order.
 type diagnosticList struct {
 	max   int
-	seen  map[Diagnostic]struct{}
-	list  []Diagnostic
+	seen  map[diagnostic.Diagnostic]struct{}
+	list  []diagnostic.Diagnostic
 	total int // distinct or not, kept or not
 }
 
-func (l *diagnosticList) add(d Diagnostic) {
+func (l *diagnosticList) add(d diagnostic.Diagnostic) {
 	l.total++
 	if len(l.list) >= l.max {
 		return
 	}
 	if l.seen == nil {
-		l.seen = make(map[Diagnostic]struct{})
+		l.seen = make(map[diagnostic.Diagnostic]struct{})
 	}
 	// MSBuild and others repeat every diagnostic in a closing summary.
 	if _, dup := l.seen[d]; dup {
@@ -131,7 +97,7 @@ func (l *diagnosticList) add(d Diagnostic) {
 func (l *diagnosticList) result() Result {
 	list := l.list
 	if list == nil {
-		list = []Diagnostic{}
+		list = []diagnostic.Diagnostic{}
 	}
 	return Result{Value: list, Diagnostics: list}
 }

@@ -7,6 +7,8 @@ import (
 	"strconv"
 
 	"github.com/reviewdog/errorformat"
+
+	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 )
 
 // efmLineBytes caps lines handed to errorformat, whose scanner stops at
@@ -66,7 +68,7 @@ func (s *efmSink) add(list *diagnosticList, e *errorformat.Entry) {
 	if !e.Valid || e.Text == "" {
 		return
 	}
-	d := Diagnostic{File: e.Filename, Message: e.Text}
+	d := diagnostic.Diagnostic{Path: e.Filename, Message: e.Text}
 	if e.Nr > 0 {
 		d.Code = s.codePrefix + strconv.Itoa(e.Nr)
 	}

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 )
 
 // fuzzMax is the maxMatches of every fuzzed parser: small, so that the
@@ -37,6 +39,7 @@ func fuzzSpecs() map[string]Spec {
 		"jsonLinesFields": {Type: KindJSON, Path: "$", JSONLines: true, Fields: map[string]string{
 			"file": "$.file", "line": "$.line", "column": "$.col", "message": "$.msg", "severity": "$.level"}},
 		"exitCode": {Type: KindExitCode, SuccessCodes: []int{0, 2}},
+		"gotest":   {Type: KindGotest},
 		"pattern": {Type: KindDiagnostics, LineBase: &zero,
 			Pattern: `^(?P<file>[^:]+):(?P<line>\d+):(?P<column>\d+)(?:-(?P<endLine>\d+):(?P<endColumn>\d+))?: (?P<severity>\w+)(?: (?P<code>[A-Z]+\d+))?: (?P<message>.*)$`},
 		"errorformat": {Type: KindDiagnostics, Errorformat: []string{
@@ -79,6 +82,7 @@ func FuzzParsers(f *testing.F) {
 		"A.java:3: error: cannot find symbol\n    foo();\n    ^\n1 error\n",
 		"{\"generalDiagnostics\":[{\"file\":\"a.py\",\"severity\":\"error\",\"message\":\"m\",\"range\":{\"start\":{\"line\":9223372036854775807,\"character\":1e300},\"end\":{\"line\":-1,\"character\":\"7\"}}}],\"summary\":{\"errorCount\":1}}",
 		"{\"Action\":\"fail\",\"Test\":\"TestX\"}\n{\"Action\":\"pass\",\"Test\":\"TestY\"}\n[1,2]\n{bad\n",
+		"{\"Action\":\"output\",\"Package\":\"p\",\"Test\":\"T\",\"Output\":\"    a_test.go:99999999999999999999: x\\n\"}\n{\"Action\":\"fail\",\"Package\":\"p\",\"Test\":\"T\"}\n{\"ImportPath\":\"p\",\"Action\":\"build-output\",\"Output\":\"./b.go:3:23: undefined: x\\n\"}\n",
 		"{\"file\":\"a\",\"line\":\"99999999999999999999\",\"col\":-3,\"msg\":\"x\",\"level\":\"warn\"}\n",
 		"a:9223372036854775807:9223372036854775807-9223372036854775807:1: error E1: huge\n",
 		"3 passed, 1 failed\n9223372036854775807 ok; 9223372036854775807 failed\n-9223372036854775808 ok; 1 failed\n",
@@ -125,17 +129,17 @@ func FuzzParsers(f *testing.F) {
 	})
 }
 
-func checkDiagnostic(t *testing.T, d Diagnostic) {
+func checkDiagnostic(t *testing.T, d diagnostic.Diagnostic) {
 	t.Helper()
 	if d.Line < 0 || d.Column < 0 || d.EndLine < 0 || d.EndColumn < 0 {
 		t.Errorf("negative position in %+v", d)
 	}
 	switch d.Severity {
-	case SeverityError, SeverityWarning, SeverityInfo, SeverityHint:
+	case diagnostic.Error, diagnostic.Warning, diagnostic.Info, diagnostic.Hint:
 	default:
 		t.Errorf("severity %q in %+v", d.Severity, d)
 	}
-	for _, s := range []string{d.File, d.Code, d.Message} {
+	for _, s := range []string{d.Path, d.Code, d.Message} {
 		checkText(t, "diagnostic", s)
 	}
 }
@@ -154,12 +158,24 @@ func checkBounded(t *testing.T, name string, kind Kind, v any, depth int) {
 	t.Helper()
 	where := fmt.Sprintf("output %s", name)
 	switch v := v.(type) {
-	case []Diagnostic:
+	case []diagnostic.Diagnostic:
 		if len(v) > fuzzMax {
 			t.Errorf("%s: %d diagnostics, maxMatches is %d", where, len(v), fuzzMax)
 		}
 		for _, d := range v {
 			checkDiagnostic(t, d)
+		}
+	case TestReport:
+		if len(v.Failures) > fuzzMax {
+			t.Errorf("%s: %d failures, maxMatches is %d", where, len(v.Failures), fuzzMax)
+		}
+		for _, f := range v.Failures {
+			checkText(t, where, f.Name)
+			checkText(t, where, f.File)
+			checkText(t, where, f.Message)
+			if f.Line < 0 {
+				t.Errorf("%s: negative line in %+v", where, f)
+			}
 		}
 	case []string:
 		if len(v) > fuzzMax {

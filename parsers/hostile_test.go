@@ -36,7 +36,7 @@ func TestErrorformatEndlessEntry(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(diags) != 2 || diags[0].File != "a.c" || diags[1].File != "b.c" || diags[1].Message != "second" {
+	if len(diags) != 2 || diags[0].Path != "a.c" || diags[1].Path != "b.c" || diags[1].Message != "second" {
 		t.Fatalf("diagnostics = %+v", diags)
 	}
 	if n := strings.Count(diags[0].Message, "\n") + 1; n > efmEntryLines {
@@ -89,7 +89,7 @@ func TestErrorformatBoundedMemory(t *testing.T) {
 		t.Fatalf("%d diagnostics, want 5000", len(diags))
 	}
 	for i, d := range diags {
-		if d.Line != i+1 || d.File != fmt.Sprintf("src/file%d.c", i) {
+		if d.Line != i+1 || d.Path != fmt.Sprintf("src/file%d.c", i) {
 			t.Fatalf("diagnostic %d = %+v", i, d)
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/ohler55/ojg/jp"
 	"github.com/ohler55/ojg/oj"
 
+	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
@@ -228,7 +229,7 @@ func (q *jsonQuery) addDiagnostic(list *diagnosticList, item any) {
 		}
 		return -1
 	}
-	d := Diagnostic{File: text("file"), Code: text("code"), Message: text("message"), Source: text("source")}
+	d := diagnostic.Diagnostic{Path: text("file"), Code: text("code"), Message: text("message"), Source: text("source")}
 	if d.Message == "" {
 		return
 	}

@@ -1,6 +1,10 @@
 package parsers
 
-import "github.com/langhost/langhost/plugins/pluginapi/failure"
+import (
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
+
+	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
+)
 
 // Parser is a compiled output parser. It is immutable and safe for
 // concurrent use; each execution of a tool gets its own Run.
@@ -20,11 +24,11 @@ type sink interface {
 // Result is what a parser extracted from one run of a tool.
 type Result struct {
 	// Value is JSON-friendly: nil, bool, int64, float64, string,
-	// []any, map[string]any, []string or []Diagnostic.
+	// []any, map[string]any, []string, []diagnostic.Diagnostic or TestReport.
 	Value any
 	// Diagnostics is set by diagnostics parsers and json parsers with
 	// fields; it is the same list as Value.
-	Diagnostics []Diagnostic
+	Diagnostics []diagnostic.Diagnostic
 }
 
 // Name is the output name the parser was compiled with.

@@ -5,6 +5,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 )
 
 // run compiles spec, feeds out line by line as stdout and returns the result.
@@ -182,21 +184,21 @@ func TestDiagnostics(t *testing.T) {
 		name string
 		spec Spec
 		out  string
-		want []Diagnostic
+		want []diagnostic.Diagnostic
 	}{
 		{
 			name: "go vet with named pattern",
 			spec: Spec{Type: KindDiagnostics, Pattern: `^(?P<file>[^:\s]+\.go):(?P<line>\d+):(?P<column>\d+): (?P<message>.+)$`, Severity: "warning", Source: "go vet"},
 			out:  "# example.com/m\n# [example.com/m]\n./main.go:7:2: fmt.Printf format %d has arg s of wrong type string\n",
-			want: []Diagnostic{{File: "./main.go", Line: 7, Column: 2, Severity: "warning", Message: "fmt.Printf format %d has arg s of wrong type string", Source: "go vet"}},
+			want: []diagnostic.Diagnostic{{Path: "./main.go", Line: 7, Column: 2, Severity: "warning", Message: "fmt.Printf format %d has arg s of wrong type string", Source: "go vet"}},
 		},
 		{
 			name: "go preset",
 			spec: Spec{Type: KindDiagnostics, Preset: "go"},
 			out:  "# example.com/m\n./main.go:5:2: undefined: fmt.Printn\nvet.go:3: something\nnote: module requires Go 1.22\n",
-			want: []Diagnostic{
-				{File: "./main.go", Line: 5, Column: 2, Severity: "error", Message: "undefined: fmt.Printn"},
-				{File: "vet.go", Line: 3, Severity: "error", Message: "something"},
+			want: []diagnostic.Diagnostic{
+				{Path: "./main.go", Line: 5, Column: 2, Severity: "error", Message: "undefined: fmt.Printn"},
+				{Path: "vet.go", Line: 3, Severity: "error", Message: "something"},
 			},
 		},
 		{
@@ -209,11 +211,11 @@ func TestDiagnostics(t *testing.T) {
 				"main.c:5:5: error: 'y' undeclared (first use in this function)\n" +
 				"main.c:1:10: fatal error: nope.h: No such file or directory\n" +
 				"main.c:5:5: note: each undeclared identifier is reported only once\n",
-			want: []Diagnostic{
-				{File: "main.c", Line: 4, Column: 9, Severity: "warning", Code: "-Wunused-variable", Message: "unused variable 'x'"},
-				{File: "main.c", Line: 5, Column: 5, Severity: "error", Message: "'y' undeclared (first use in this function)"},
-				{File: "main.c", Line: 1, Column: 10, Severity: "error", Message: "nope.h: No such file or directory"},
-				{File: "main.c", Line: 5, Column: 5, Severity: "info", Message: "each undeclared identifier is reported only once"},
+			want: []diagnostic.Diagnostic{
+				{Path: "main.c", Line: 4, Column: 9, Severity: "warning", Code: "-Wunused-variable", Message: "unused variable 'x'"},
+				{Path: "main.c", Line: 5, Column: 5, Severity: "error", Message: "'y' undeclared (first use in this function)"},
+				{Path: "main.c", Line: 1, Column: 10, Severity: "error", Message: "nope.h: No such file or directory"},
+				{Path: "main.c", Line: 5, Column: 5, Severity: "info", Message: "each undeclared identifier is reported only once"},
 			},
 		},
 		{
@@ -226,10 +228,10 @@ func TestDiagnostics(t *testing.T) {
 				"\nBuild FAILED.\n\n" +
 				"/p/Program.cs(10,5): error CS1002: ; expected [/p/x.csproj]\n" +
 				"    1 Error(s)\n",
-			want: []Diagnostic{
-				{File: "/p/Program.cs", Line: 10, Column: 5, Severity: "error", Code: "CS1002", Message: "; expected"},
-				{File: `C:\src\App\Util.cs`, Line: 3, Column: 1, EndLine: 3, EndColumn: 12, Severity: "warning", Code: "CS8019", Message: "Unnecessary using directive."},
-				{File: "CSC", Severity: "error", Code: "CS5001", Message: "Program does not contain a static 'Main' method suitable for an entry point"},
+			want: []diagnostic.Diagnostic{
+				{Path: "/p/Program.cs", Line: 10, Column: 5, Severity: "error", Code: "CS1002", Message: "; expected"},
+				{Path: `C:\src\App\Util.cs`, Line: 3, Column: 1, EndLine: 3, EndColumn: 12, Severity: "warning", Code: "CS8019", Message: "Unnecessary using directive."},
+				{Path: "CSC", Severity: "error", Code: "CS5001", Message: "Program does not contain a static 'Main' method suitable for an entry point"},
 			},
 		},
 		{
@@ -238,9 +240,9 @@ func TestDiagnostics(t *testing.T) {
 			out: "src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.\n" +
 				"src/b.ts:1:1 - error TS2304: Cannot find name 'foo'.\n" +
 				"\n1 foo();\n  ~~~\n\nFound 2 errors in 2 files.\n",
-			want: []Diagnostic{
-				{File: "src/a.ts", Line: 3, Column: 7, Severity: "error", Code: "TS2322", Message: "Type 'string' is not assignable to type 'number'."},
-				{File: "src/b.ts", Line: 1, Column: 1, Severity: "error", Code: "TS2304", Message: "Cannot find name 'foo'."},
+			want: []diagnostic.Diagnostic{
+				{Path: "src/a.ts", Line: 3, Column: 7, Severity: "error", Code: "TS2322", Message: "Type 'string' is not assignable to type 'number'."},
+				{Path: "src/b.ts", Line: 1, Column: 1, Severity: "error", Code: "TS2304", Message: "Cannot find name 'foo'."},
 			},
 		},
 		{
@@ -250,9 +252,9 @@ func TestDiagnostics(t *testing.T) {
 				"src/main.rs:2:9: warning: unused variable: `x`\n" +
 				"src/main.rs:3:5: error[E0425]: cannot find value `y` in this scope\n" +
 				"error: could not compile `m` (bin \"m\") due to 1 previous error; 1 warning emitted\n",
-			want: []Diagnostic{
-				{File: "src/main.rs", Line: 2, Column: 9, Severity: "warning", Message: "unused variable: `x`"},
-				{File: "src/main.rs", Line: 3, Column: 5, Severity: "error", Code: "E0425", Message: "cannot find value `y` in this scope"},
+			want: []diagnostic.Diagnostic{
+				{Path: "src/main.rs", Line: 2, Column: 9, Severity: "warning", Message: "unused variable: `x`"},
+				{Path: "src/main.rs", Line: 3, Column: 5, Severity: "error", Code: "E0425", Message: "cannot find value `y` in this scope"},
 			},
 		},
 		{
@@ -262,9 +264,9 @@ func TestDiagnostics(t *testing.T) {
 				"        Strin s = \"\";\n        ^\n  symbol:   class Strin\n  location: class Main\n" +
 				"Main.java:5: warning: [deprecation] Integer(int) in Integer has been deprecated\n" +
 				"1 error\n1 warning\n",
-			want: []Diagnostic{
-				{File: "Main.java", Line: 3, Severity: "error", Message: "cannot find symbol"},
-				{File: "Main.java", Line: 5, Severity: "warning", Code: "deprecation", Message: "Integer(int) in Integer has been deprecated"},
+			want: []diagnostic.Diagnostic{
+				{Path: "Main.java", Line: 3, Severity: "error", Message: "cannot find symbol"},
+				{Path: "Main.java", Line: 5, Severity: "warning", Code: "deprecation", Message: "Integer(int) in Integer has been deprecated"},
 			},
 		},
 		{
@@ -274,24 +276,24 @@ func TestDiagnostics(t *testing.T) {
 				"  /p/a.py:3:9 - error: \"x\" is not defined (reportUndefinedVariable)\n" +
 				"  /p/a.py:4:1 - warning: Import \"os\" is not accessed\n" +
 				"1 error, 1 warning, 0 informations \n",
-			want: []Diagnostic{
-				{File: "/p/a.py", Line: 3, Column: 9, Severity: "error", Code: "reportUndefinedVariable", Message: "\"x\" is not defined"},
-				{File: "/p/a.py", Line: 4, Column: 1, Severity: "warning", Message: "Import \"os\" is not accessed"},
+			want: []diagnostic.Diagnostic{
+				{Path: "/p/a.py", Line: 3, Column: 9, Severity: "error", Code: "reportUndefinedVariable", Message: "\"x\" is not defined"},
+				{Path: "/p/a.py", Line: 4, Column: 1, Severity: "warning", Message: "Import \"os\" is not accessed"},
 			},
 		},
 		{
 			name: "mypy preset",
 			spec: Spec{Type: KindDiagnostics, Preset: "mypy"},
 			out:  "a.py:3: error: Incompatible types in assignment (expression has type \"str\", variable has type \"int\")  [assignment]\nFound 1 error in 1 file (checked 1 source file)\n",
-			want: []Diagnostic{{File: "a.py", Line: 3, Severity: "error", Code: "assignment", Message: "Incompatible types in assignment (expression has type \"str\", variable has type \"int\")"}},
+			want: []diagnostic.Diagnostic{{Path: "a.py", Line: 3, Severity: "error", Code: "assignment", Message: "Incompatible types in assignment (expression has type \"str\", variable has type \"int\")"}},
 		},
 		{
 			name: "eslint unix preset",
 			spec: Spec{Type: KindDiagnostics, Preset: "eslint"},
 			out:  "/p/a.js:1:5: 'x' is assigned a value but never used. [Error/no-unused-vars]\n/p/a.js:2:1: Unexpected console statement. [Warning/no-console]\n\n2 problems\n",
-			want: []Diagnostic{
-				{File: "/p/a.js", Line: 1, Column: 5, Severity: "error", Code: "no-unused-vars", Message: "'x' is assigned a value but never used."},
-				{File: "/p/a.js", Line: 2, Column: 1, Severity: "warning", Code: "no-console", Message: "Unexpected console statement."},
+			want: []diagnostic.Diagnostic{
+				{Path: "/p/a.js", Line: 1, Column: 5, Severity: "error", Code: "no-unused-vars", Message: "'x' is assigned a value but never used."},
+				{Path: "/p/a.js", Line: 2, Column: 1, Severity: "warning", Code: "no-console", Message: "Unexpected console statement."},
 			},
 		},
 		{
@@ -301,28 +303,28 @@ func TestDiagnostics(t *testing.T) {
 				"  File \"/x/a.py\", line 10, in <module>\n    foo()\n" +
 				"  File \"/x/b.py\", line 3, in foo\n    raise ValueError(\"bad\")\n" +
 				"ValueError: bad\n",
-			want: []Diagnostic{{File: "/x/b.py", Line: 3, Severity: "error", Message: "ValueError: bad"}},
+			want: []diagnostic.Diagnostic{{Path: "/x/b.py", Line: 3, Severity: "error", Message: "ValueError: bad"}},
 		},
 		{
 			name: "errorformat lines with type and continuation",
 			spec: Spec{Type: KindDiagnostics, Errorformat: []string{`%E%f:%l:%c: %trror: %m`, `%W%f:%l:%c: %tarning: %m`, `%C  %m`, `%-G%.%#`}},
 			out:  "a.c:1:2: error: first\n  more detail\nnoise\nb.c:3:4: warning: second\n",
-			want: []Diagnostic{
-				{File: "a.c", Line: 1, Column: 2, Severity: "error", Message: "first\nmore detail"},
-				{File: "b.c", Line: 3, Column: 4, Severity: "warning", Message: "second"},
+			want: []diagnostic.Diagnostic{
+				{Path: "a.c", Line: 1, Column: 2, Severity: "error", Message: "first\nmore detail"},
+				{Path: "b.c", Line: 3, Column: 4, Severity: "warning", Message: "second"},
 			},
 		},
 		{
 			name: "reviewdog preset by name",
 			spec: Spec{Type: KindDiagnostics, Preset: "golint"},
 			out:  "a.go:1:2: exported X should have comment\n",
-			want: []Diagnostic{{File: "a.go", Line: 1, Column: 2, Severity: "error", Message: "exported X should have comment"}},
+			want: []diagnostic.Diagnostic{{Path: "a.go", Line: 1, Column: 2, Severity: "error", Message: "exported X should have comment"}},
 		},
 		{
 			name: "pattern with positional groups",
 			spec: Spec{Type: KindDiagnostics, Pattern: `^(\S+):(\d+): (E|W)\d+ (.*)$`, Groups: []string{"file", "line", "severity", "message"}},
 			out:  "x.py:4: W291 trailing whitespace\n",
-			want: []Diagnostic{{File: "x.py", Line: 4, Severity: "warning", Message: "trailing whitespace"}},
+			want: []diagnostic.Diagnostic{{Path: "x.py", Line: 4, Severity: "warning", Message: "trailing whitespace"}},
 		},
 		{
 			name: "pyright json with lineBase 0",
@@ -335,9 +337,9 @@ func TestDiagnostics(t *testing.T) {
 				`{"file":"/p/a.py","severity":"error","message":"\"x\" is not defined","range":{"start":{"line":2,"character":8},"end":{"line":2,"character":9}},"rule":"reportUndefinedVariable"},` +
 				`{"file":"/p/a.py","severity":"information","message":"note","range":{"start":{"line":0,"character":0},"end":{"line":0,"character":1}}}` +
 				`],"summary":{"errorCount":1}}`,
-			want: []Diagnostic{
-				{File: "/p/a.py", Line: 3, Column: 9, EndLine: 3, EndColumn: 10, Severity: "error", Code: "reportUndefinedVariable", Message: "\"x\" is not defined", Source: "pyright"},
-				{File: "/p/a.py", Line: 1, Column: 1, EndLine: 1, EndColumn: 2, Severity: "info", Message: "note", Source: "pyright"},
+			want: []diagnostic.Diagnostic{
+				{Path: "/p/a.py", Line: 3, Column: 9, EndLine: 3, EndColumn: 10, Severity: "error", Code: "reportUndefinedVariable", Message: "\"x\" is not defined", Source: "pyright"},
+				{Path: "/p/a.py", Line: 1, Column: 1, EndLine: 1, EndColumn: 2, Severity: "info", Message: "note", Source: "pyright"},
 			},
 		},
 		{
@@ -349,7 +351,7 @@ func TestDiagnostics(t *testing.T) {
 			out: `{"reason":"compiler-artifact","target":{"name":"dep"}}` + "\n" +
 				`{"reason":"compiler-message","message":{"message":"cannot find value ` + "`y`" + `","level":"error","code":{"code":"E0425"},"spans":[{"file_name":"src/main.rs","line_start":3,"column_start":5}]}}` + "\n" +
 				`{"reason":"build-finished","success":false}` + "\n",
-			want: []Diagnostic{{File: "src/main.rs", Line: 3, Column: 5, Severity: "error", Code: "E0425", Message: "cannot find value `y`"}},
+			want: []diagnostic.Diagnostic{{Path: "src/main.rs", Line: 3, Column: 5, Severity: "error", Code: "E0425", Message: "cannot find value `y`"}},
 		},
 		{
 			name: "LSP numeric severity and string positions",
@@ -357,7 +359,7 @@ func TestDiagnostics(t *testing.T) {
 				"line": "$.l", "column": "$.c", "severity": "$.s", "message": "$.m",
 			}},
 			out:  `[{"l":"4","c":2,"s":2,"m":"w"},{"l":0,"s":4,"m":"h"},{"m":""}]`,
-			want: []Diagnostic{{Line: 5, Column: 2, Severity: "warning", Message: "w"}, {Line: 1, Severity: "hint", Message: "h"}},
+			want: []diagnostic.Diagnostic{{Line: 5, Column: 2, Severity: "warning", Message: "w"}, {Line: 1, Severity: "hint", Message: "h"}},
 		},
 	}
 	for _, tt := range tests {

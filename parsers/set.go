@@ -6,6 +6,7 @@ import (
 	"sort"
 	"sync"
 
+	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
@@ -92,7 +93,7 @@ func (r *SetRun) Writer(stream Stream) *LineWriter {
 // diagnostics-producing parsers in output-name order. A parser that
 // failed has no entry in outputs and its error, naming the output, is
 // joined into err; the other outputs are still returned.
-func (r *SetRun) Finish(exitCode int) (outputs map[string]any, diags []Diagnostic, err error) {
+func (r *SetRun) Finish(exitCode int) (outputs map[string]any, diags []diagnostic.Diagnostic, err error) {
 	r.stdout.Flush()
 	r.stderr.Flush()
 	r.mu.Lock()

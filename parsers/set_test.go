@@ -45,7 +45,7 @@ func TestSetStreams(t *testing.T) {
 	if got := asJSON(t, outputs["success"]); got != `{"exitCode":2,"success":false}` {
 		t.Errorf("success = %s", got)
 	}
-	if len(diags) != 2 || diags[1].File != "./b.go" || diags[1].Message != "unterminated error" {
+	if len(diags) != 2 || diags[1].Path != "./b.go" || diags[1].Message != "unterminated error" {
 		t.Errorf("diagnostics = %+v, want the two stderr lines incl. the unterminated one", diags)
 	}
 }

@@ -16,9 +16,12 @@ const (
 	KindJSON        Kind = "json"
 	KindExitCode    Kind = "exitCode"
 	KindDiagnostics Kind = "diagnostics"
+	// KindGotest reads `go test -json` events: a TestReport, and the
+	// failures and build errors as diagnostics.
+	KindGotest Kind = "gotest"
 )
 
-var kinds = []Kind{KindLineMatch, KindRegex, KindJSON, KindExitCode, KindDiagnostics}
+var kinds = []Kind{KindLineMatch, KindRegex, KindJSON, KindExitCode, KindDiagnostics, KindGotest}
 
 // Regex modes: which matches a regex parser reports.
 const (
@@ -45,7 +48,7 @@ const DefaultMaxMatches = 1000
 // under a tool's outputParsers map in a language spec. Which keys apply
 // depends on Type; Compile rejects keys that the type does not use.
 type Spec struct {
-	Type         Kind              `yaml:"type" json:"type" jsonschema:"parser kind: lineMatch, regex, json, exitCode or diagnostics"`
+	Type         Kind              `yaml:"type" json:"type" jsonschema:"parser kind: lineMatch, regex, json, exitCode, diagnostics or gotest"`
 	Pattern      string            `yaml:"pattern,omitempty" json:"pattern,omitempty" jsonschema:"lineMatch: substring a line must contain; regex and diagnostics: Go (RE2) regular expression applied to each line"`
 	IgnoreCase   bool              `yaml:"ignoreCase,omitempty" json:"ignoreCase,omitempty" jsonschema:"match pattern case-insensitively (lineMatch, regex, diagnostics with pattern)"`
 	Groups       []string          `yaml:"groups,omitempty" json:"groups,omitempty" jsonschema:"names for the capturing groups of pattern, in order; named groups (?P<name>...) may be used instead"`

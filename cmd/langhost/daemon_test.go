@@ -137,7 +137,7 @@ func (f *daemonFixture) references(args ...string) string {
 	if strings.Contains(stderr, "running the call in this process") {
 		f.t.Errorf("the call fell back to the CLI's process:\n%s", stderr)
 	}
-	data, _ := json.Marshal(env.Data.(map[string]any)["data"].(map[string]any)["references"])
+	data, _ := json.Marshal(env.Data.(map[string]any)["references"])
 	return string(data)
 }
 

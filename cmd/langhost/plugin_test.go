@@ -115,9 +115,7 @@ func TestThirdPartyPlugin(t *testing.T) {
 			Required   []string
 		}
 		OutputSchema struct {
-			Properties map[string]struct {
-				Properties map[string]struct{ Type string }
-			}
+			Properties map[string]struct{ Type string }
 		}
 	}
 	decodeData(t, o, &tool)
@@ -128,21 +126,21 @@ func TestThirdPartyPlugin(t *testing.T) {
 	if tool.InputSchema.Properties["path"].Type != "string" || strings.Join(tool.InputSchema.Required, ",") != "path" {
 		t.Errorf("input schema = %+v", tool.InputSchema)
 	}
-	if tool.OutputSchema.Properties["data"].Properties["lines"].Type != "integer" {
+	if tool.OutputSchema.Properties["lines"].Type != "integer" {
 		t.Errorf("output schema = %+v", tool.OutputSchema)
 	}
 
 	// Calls go to the plugin.
 	o = p.run("run", "lines.count_lines", "path=src/good.txt")
-	var counted struct{ Data struct{ Lines int } }
+	var counted struct{ Lines int }
 	decodeData(t, o, &counted)
-	if o.code != 0 || counted.Data.Lines != 1 {
+	if o.code != 0 || counted.Lines != 1 {
 		t.Fatalf("count_lines: exit %d, data %+v\n%s", o.code, counted, o.stderr)
 	}
 	o = p.run("run", "lines.echo", "message=-hi")
-	var echoed struct{ Data struct{ Message string } }
+	var echoed struct{ Message string }
 	decodeData(t, o, &echoed)
-	if o.code != 0 || echoed.Data.Message != "-hi" {
+	if o.code != 0 || echoed.Message != "-hi" {
 		t.Fatalf("echo: exit %d, data %+v\n%s", o.code, echoed, o.stderr)
 	}
 	// The plugin's own schema is enforced before the plugin is asked,

@@ -161,9 +161,7 @@ func (x *Tool) Call(ctx context.Context, call registry.Call) (*registry.Result, 
 		Outputs:         outputs,
 		Diagnostics:     diags,
 	}
-	if out.Diagnostics == nil {
-		out.Diagnostics = []parsers.Diagnostic{}
-	}
+	Shape(out, x.opts.Workspace.Dir(), dir)
 	if runErr != nil {
 		return out, runErr
 	}

@@ -102,7 +102,7 @@ func TestCallParsesDiagnostics(t *testing.T) {
 		t.Fatalf("diagnostics = %+v", res.Diagnostics)
 	}
 	d := res.Diagnostics[0]
-	if d.File != "main.c" || d.Line != 3 || d.Column != 5 || d.Severity != "error" || d.Message != "boom" {
+	if d.Path != "main.c" || d.Line != 3 || d.Column != 5 || d.Severity != "error" || d.Message != "boom" {
 		t.Errorf("diagnostic = %+v", d)
 	}
 	if got := res.Outputs["errors"].(map[string]any)["count"]; got != 1 {

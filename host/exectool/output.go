@@ -9,16 +9,33 @@ import (
 var diagnosticSchema = &jsonschema.Schema{
 	Type: "object",
 	Properties: map[string]*jsonschema.Schema{
-		"file":     {Type: "string"},
-		"line":     {Type: "integer", Description: "1-based"},
-		"column":   {Type: "integer", Description: "1-based; 0 when unknown"},
-		"severity": {Type: "string", Enum: []any{"error", "warning", "info", "hint"}},
-		"code":     {Type: "string"},
-		"message":  {Type: "string"},
-		"source":   {Type: "string"},
+		"path":       {Type: "string", Description: "relative to the workspace root, / separators"},
+		"line":       {Type: "integer", Description: "1-based; 0 when unknown"},
+		"column":     {Type: "integer", Description: "1-based; 0 when unknown"},
+		"end_line":   {Type: "integer"},
+		"end_column": {Type: "integer"},
+		"severity":   {Type: "string", Enum: []any{"error", "warning", "info", "hint"}},
+		"code":       {Type: "string"},
+		"message":    {Type: "string"},
+		"source":     {Type: "string"},
 	},
-	Required: []string{"severity", "message"},
+	Required: []string{"path", "line", "column", "severity", "message"},
 }
+
+// countsSchema is diagnostic.Counts.
+var countsSchema = &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
+	"error": {Type: "integer"}, "warning": {Type: "integer"}, "info": {Type: "integer"}, "hint": {Type: "integer"},
+}, Required: []string{"error", "warning", "info", "hint"}}
+
+// testsSchema is parsers.TestReport.
+var testsSchema = &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
+	"passed":  {Type: "integer"},
+	"failed":  {Type: "integer"},
+	"skipped": {Type: "integer"},
+	"failures": {Type: "array", Items: &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
+		"name": {Type: "string"}, "file": {Type: "string"}, "line": {Type: "integer"}, "message": {Type: "string"},
+	}, Required: []string{"name"}}},
+}, Required: []string{"passed", "failed", "skipped", "failures"}}
 
 // parserOutputSchema describes what one parser type produces.
 func parserOutputSchema(typ string) *jsonschema.Schema {
@@ -36,6 +53,8 @@ func parserOutputSchema(typ string) *jsonschema.Schema {
 		}}
 	case "diagnostics":
 		return &jsonschema.Schema{Type: "array", Items: diagnosticSchema}
+	case "gotest":
+		return testsSchema
 	case "regex":
 		return &jsonschema.Schema{Description: "captured groups: an object, a list of objects (mode all) or null"}
 	default:
@@ -49,7 +68,7 @@ func OutputSchema(t *spec.Tool) *jsonschema.Schema {
 	for name, p := range t.OutputParsers {
 		outputs[name] = parserOutputSchema(string(p.Type))
 	}
-	return &jsonschema.Schema{
+	s := &jsonschema.Schema{
 		Type: "object",
 		Properties: map[string]*jsonschema.Schema{
 			"ok":              {Type: "boolean", Description: "the exit code is one of the tool's success codes"},
@@ -63,7 +82,17 @@ func OutputSchema(t *spec.Tool) *jsonschema.Schema {
 			"stderrTruncated": {Type: "boolean"},
 			"outputs":         {Type: "object", Properties: outputs},
 			"diagnostics":     {Type: "array", Items: diagnosticSchema},
+			"counts":          countsSchema,
 		},
-		Required: []string{"ok", "exitCode", "diagnostics"},
+		Required: []string{"ok", "exitCode", "diagnostics", "counts"},
 	}
+	if _, ok := t.OutputParsers[OutputTests]; ok {
+		s.Properties["tests"] = testsSchema
+	}
+	if _, ok := t.OutputParsers[OutputFiles]; ok {
+		s.Properties["files"] = &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Type: "string"},
+			Description: "files the check would change, workspace-relative"}
+		s.Required = append(s.Required, "files")
+	}
+	return s
 }

@@ -16,7 +16,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/langhost/langhost/host/registry"
-	"github.com/langhost/langhost/parsers"
+	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -135,6 +135,30 @@ type structured struct {
 	Error *errorInfo `json:"error,omitempty"`
 }
 
+// MarshalJSON writes the result's object with ok and error set; without
+// it the embedded Result's own MarshalJSON would drop them.
+func (s structured) MarshalJSON() ([]byte, error) {
+	fields := map[string]json.RawMessage{}
+	if s.Result != nil {
+		b, err := json.Marshal(s.Result)
+		if err != nil {
+			return nil, err
+		}
+		if err := json.Unmarshal(b, &fields); err != nil {
+			return nil, err
+		}
+	}
+	fields["ok"], _ = json.Marshal(s.OK)
+	if s.Error != nil {
+		b, err := json.Marshal(s.Error)
+		if err != nil {
+			return nil, err
+		}
+		fields["error"] = b
+	}
+	return json.Marshal(fields)
+}
+
 func codeOf(res *registry.Result, err error) failure.Code {
 	if err == nil && res != nil && !res.OK {
 		return failure.ToolFailed
@@ -191,7 +215,7 @@ func summary(id string, res *registry.Result, e *errorInfo) string {
 			fmt.Fprintf(&b, "... and %d more (see structuredContent.diagnostics)\n", len(res.Diagnostics)-i)
 			break
 		}
-		loc := d.File
+		loc := d.Path
 		if d.Line > 0 {
 			loc += fmt.Sprintf(":%d", d.Line)
 			if d.Column > 0 {
@@ -205,7 +229,7 @@ func summary(id string, res *registry.Result, e *errorInfo) string {
 		fmt.Fprintf(&b, "%s: %s%s: %s\n", loc, d.Severity, code, d.Message)
 	}
 	for _, name := range sortedKeys(res.Outputs) {
-		if _, isDiags := res.Outputs[name].([]parsers.Diagnostic); isDiags {
+		if _, isDiags := res.Outputs[name].([]diagnostic.Diagnostic); isDiags {
 			continue // already listed above
 		}
 		v, _ := json.Marshal(res.Outputs[name])

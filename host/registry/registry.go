@@ -4,10 +4,12 @@
 package registry
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"sync"
@@ -16,6 +18,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/langhost/langhost/internal/textdist"
 	"github.com/langhost/langhost/parsers"
+	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
@@ -74,21 +77,118 @@ type Call struct {
 
 // Result is the outcome of a tool call that ran. A tool reporting failure
 // (a compile error) is a Result with OK false, not an error.
+//
+// Every result has the same shape whatever produced it: diagnostics in the
+// one shape of package diagnostic (workspace-relative "/" paths, sorted,
+// no duplicates) with their counts, test outcomes in Tests, the files a
+// format check would change in Files. A semantic operation's own result
+// (Data) is merged into the result's JSON object rather than nested under
+// "data"; see MarshalJSON.
 type Result struct {
-	OK              bool                 `json:"ok"`
-	ExitCode        int                  `json:"exitCode"`
-	DurationMS      float64              `json:"durationMs"`
-	Command         []string             `json:"command,omitempty"` // argv that ran
-	UsedFallback    bool                 `json:"usedFallback,omitempty"`
-	Stdout          string               `json:"stdout,omitempty"`
-	Stderr          string               `json:"stderr,omitempty"`
-	StdoutTruncated bool                 `json:"stdoutTruncated,omitempty"`
-	StderrTruncated bool                 `json:"stderrTruncated,omitempty"`
-	Outputs         map[string]any       `json:"outputs,omitempty"` // parsed outputs by parser name
-	Diagnostics     []parsers.Diagnostic `json:"diagnostics"`
-	Data            json.RawMessage      `json:"data,omitempty"` // semantic operations: the operation's result
-	Duration        time.Duration        `json:"-"`
+	OK              bool                    `json:"ok"`
+	ExitCode        int                     `json:"exitCode"`
+	DurationMS      float64                 `json:"durationMs"`
+	Command         []string                `json:"command,omitempty"` // argv that ran
+	UsedFallback    bool                    `json:"usedFallback,omitempty"`
+	Stdout          string                  `json:"stdout,omitempty"`
+	Stderr          string                  `json:"stderr,omitempty"`
+	StdoutTruncated bool                    `json:"stdoutTruncated,omitempty"`
+	StderrTruncated bool                    `json:"stderrTruncated,omitempty"`
+	Outputs         map[string]any          `json:"outputs,omitempty"` // parsed outputs by parser name
+	Diagnostics     []diagnostic.Diagnostic `json:"diagnostics"`
+	Counts          diagnostic.Counts       `json:"counts"`
+	// Tests is the outcome of a test run, when the tool reports one.
+	Tests *parsers.TestReport `json:"tests,omitempty"`
+	// Files are the files a check would change (gofmt -l, prettier
+	// --check), workspace-relative; present, maybe empty, for checks.
+	Files []string `json:"files,omitzero"`
+	// Data is a semantic operation's result, a JSON object whose keys
+	// appear beside the ones above.
+	Data     json.RawMessage `json:"data,omitempty"`
+	Duration time.Duration   `json:"-"`
 }
+
+// resultFields is Result without its methods, for encoding.
+type resultFields Result
+
+// MarshalJSON writes the result as one object: an object Data's keys are
+// merged in beside the result's own (which win a clash), so that readers
+// find an operation's answer at the top level, not under data.data. Data
+// that is not an object stays under "data".
+func (r Result) MarshalJSON() ([]byte, error) {
+	if r.Diagnostics == nil {
+		r.Diagnostics = []diagnostic.Diagnostic{}
+	}
+	data := bytes.TrimSpace(r.Data)
+	if len(data) == 0 || data[0] != '{' {
+		return json.Marshal(resultFields(r))
+	}
+	r.Data = nil
+	own, err := json.Marshal(resultFields(r))
+	if err != nil {
+		return nil, err
+	}
+	var extra map[string]json.RawMessage
+	if err := json.Unmarshal(data, &extra); err != nil {
+		return nil, fmt.Errorf("result data: %w", err)
+	}
+	// The result's own keys first, as encoding/json writes them, then
+	// the operation's in sorted order.
+	buf := bytes.NewBuffer(own[:len(own)-1])
+	for _, k := range slices.Sorted(maps.Keys(extra)) {
+		if slices.Contains(resultKeys, k) {
+			continue
+		}
+		key, _ := json.Marshal(k)
+		buf.WriteByte(',')
+		buf.Write(key)
+		buf.WriteByte(':')
+		buf.Write(extra[k])
+	}
+	buf.WriteByte('}')
+	return buf.Bytes(), nil
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote: the keys that are not
+// fields of Result become Data.
+func (r *Result) UnmarshalJSON(b []byte) error {
+	var f resultFields
+	if err := json.Unmarshal(b, &f); err != nil {
+		return err
+	}
+	*r = Result(f)
+	if len(r.Data) > 0 {
+		return nil
+	}
+	var all map[string]json.RawMessage
+	if err := json.Unmarshal(b, &all); err != nil {
+		return err
+	}
+	for _, k := range resultKeys {
+		delete(all, k)
+	}
+	if len(all) > 0 {
+		data, err := json.Marshal(all)
+		if err != nil {
+			return err
+		}
+		r.Data = data
+	}
+	return nil
+}
+
+// resultKeys are the JSON keys of Result's own fields.
+var resultKeys = func() []string {
+	t := reflect.TypeFor[resultFields]()
+	keys := make([]string, 0, t.NumField())
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		if name != "" && name != "-" {
+			keys = append(keys, name)
+		}
+	}
+	return keys
+}()
 
 // Registry is a set of tools indexed by id. It is built once and then read
 // concurrently: a lookup by id is a map access whatever the number of

@@ -20,8 +20,8 @@ import (
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/host/spec"
 	"github.com/langhost/langhost/internal/workspace"
-	"github.com/langhost/langhost/parsers"
 	"github.com/langhost/langhost/plugins/pluginapi"
+	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
@@ -182,22 +182,30 @@ func schema(raw json.RawMessage) *jsonschema.Schema {
 }
 
 // resultSchema is the schema of a registry.Result whose data is described
-// by data: every tool's result has the same envelope.
+// by data: every tool's result has the same envelope, with the operation's
+// own keys beside the result's (registry.Result.MarshalJSON).
 func resultSchema(data *jsonschema.Schema) *jsonschema.Schema {
-	if data == nil {
-		data = &jsonschema.Schema{}
-	}
-	return &jsonschema.Schema{
+	s := &jsonschema.Schema{
 		Type: "object",
 		Properties: map[string]*jsonschema.Schema{
 			"ok":          {Type: "boolean"},
 			"exitCode":    {Type: "integer"},
 			"durationMs":  {Type: "number"},
 			"diagnostics": {Type: "array"},
-			"data":        data,
+			"counts":      {Type: "object"},
 		},
-		Required: []string{"ok", "data"},
+		Required: []string{"ok"},
 	}
+	if data == nil {
+		return s
+	}
+	for name, p := range data.Properties {
+		if _, own := s.Properties[name]; !own {
+			s.Properties[name] = p
+		}
+	}
+	s.Defs = data.Defs
+	return s
 }
 
 // pluginOp runs an operation in the language's agent plugin.
@@ -231,8 +239,19 @@ func (h *pluginOp) Call(ctx context.Context, call registry.Call) (*registry.Resu
 		return nil, failure.New(failure.Internal, "plugin %s: %s returned invalid JSON", h.spec.Launch.Name, h.op)
 	}
 	d := time.Since(start)
-	return &registry.Result{OK: true, Data: out, Duration: d, DurationMS: float64(d.Microseconds()) / 1000,
-		Diagnostics: []parsers.Diagnostic{}}, nil
+	res := &registry.Result{OK: true, Data: out, Duration: d, DurationMS: float64(d.Microseconds()) / 1000,
+		Diagnostics: []diagnostic.Diagnostic{}}
+	// An operation that reports diagnostics (diagnostics, edits checked
+	// before and after) gives them in the one shape: they are the
+	// result's, counted like a CLI tool's.
+	var reported struct {
+		Diagnostics []diagnostic.Diagnostic `json:"diagnostics"`
+	}
+	if json.Unmarshal(out, &reported) == nil && reported.Diagnostics != nil {
+		res.Diagnostics = diagnostic.Normalize(reported.Diagnostics)
+	}
+	res.Counts = diagnostic.Count(res.Diagnostics)
+	return res, nil
 }
 
 func firstNonEmpty(s ...string) string {

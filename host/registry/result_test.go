@@ -1,0 +1,57 @@
+package registry
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
+)
+
+// TestResultJSON: an operation's result object is merged beside the
+// result's own keys (no data.data), the result's keys win a clash, counts
+// and diagnostics are never null, and decoding gives back what was
+// encoded.
+func TestResultJSON(t *testing.T) {
+	tests := []struct {
+		name string
+		res  Result
+		want string
+	}{
+		{"empty", Result{OK: true},
+			`{"ok":true,"exitCode":0,"durationMs":0,"diagnostics":[],"counts":{"error":0,"warning":0,"info":0,"hint":0}}`},
+		{"object data merged", Result{OK: true, Data: json.RawMessage(`{"references":[{"path":"a.go"}],"ok":"spoofed","total":1}`)},
+			`{"ok":true,"exitCode":0,"durationMs":0,"diagnostics":[],"counts":{"error":0,"warning":0,"info":0,"hint":0},"references":[{"path":"a.go"}],"total":1}`},
+		{"other data kept", Result{OK: true, Data: json.RawMessage(`[1,2]`)},
+			`{"ok":true,"exitCode":0,"durationMs":0,"diagnostics":[],"counts":{"error":0,"warning":0,"info":0,"hint":0},"data":[1,2]}`},
+		{"files present when empty", Result{OK: true, Files: []string{}},
+			`{"ok":true,"exitCode":0,"durationMs":0,"diagnostics":[],"counts":{"error":0,"warning":0,"info":0,"hint":0},"files":[]}`},
+	}
+	for _, tt := range tests {
+		b, err := json.Marshal(tt.res)
+		if err != nil {
+			t.Fatalf("%s: %v", tt.name, err)
+		}
+		if string(b) != tt.want {
+			t.Errorf("%s:\n got %s\nwant %s", tt.name, b, tt.want)
+		}
+		var back Result
+		if err := json.Unmarshal(b, &back); err != nil {
+			t.Fatalf("%s: decode: %v", tt.name, err)
+		}
+		again, _ := json.Marshal(back)
+		if string(again) != string(b) {
+			t.Errorf("%s: round trip\n got %s\nwant %s", tt.name, again, b)
+		}
+	}
+
+	res := Result{OK: false, Diagnostics: []diagnostic.Diagnostic{{Path: "a.go", Line: 1, Severity: diagnostic.Error, Message: "x"}},
+		Counts: diagnostic.Counts{Error: 1}, Data: json.RawMessage(`{"mode":"pull"}`)}
+	b, _ := json.Marshal(res)
+	var back Result
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if string(back.Data) != `{"mode":"pull"}` || len(back.Diagnostics) != 1 || back.Counts.Error != 1 {
+		t.Errorf("round trip = %+v data %s", back, back.Data)
+	}
+}
