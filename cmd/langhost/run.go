@@ -7,7 +7,7 @@ import (
 	"strings"
 
 	"github.com/langhost/langhost/host/registry"
-	"github.com/langhost/langhost/parsers"
+	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/spf13/cobra"
 )
@@ -83,7 +83,7 @@ func printResult(w io.Writer, res *registry.Result) error {
 		fmt.Fprintln(w, "(primary executable not installed: ran the fallback)")
 	}
 	for _, d := range res.Diagnostics {
-		loc := d.File
+		loc := d.Path
 		if d.Line > 0 {
 			loc += fmt.Sprintf(":%d", d.Line)
 			if d.Column > 0 {
@@ -97,7 +97,7 @@ func printResult(w io.Writer, res *registry.Result) error {
 		fmt.Fprintf(w, "%s: %s%s: %s\n", loc, d.Severity, code, d.Message)
 	}
 	for _, name := range sortedOutputNames(res.Outputs) {
-		if _, isDiags := res.Outputs[name].([]parsers.Diagnostic); isDiags {
+		if _, isDiags := res.Outputs[name].([]diagnostic.Diagnostic); isDiags {
 			continue // printed above
 		}
 		fmt.Fprintf(w, "%s: %s\n", name, compactJSON(res.Outputs[name]))
