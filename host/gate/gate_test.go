@@ -228,3 +228,41 @@ func TestCheckPolicy(t *testing.T) {
 }
 
 func errorsAs(err error, target **failure.Error) bool { return errors.As(err, target) }
+
+// A gate tool that is not installed refuses the write rather than letting
+// it through unchecked.
+func TestGateToolMissing(t *testing.T) {
+	f, err := spec.Parse("zz.yaml", []byte("language: {id: zz, extensions: [.zz]}\ngate: check\ntools:\n  check: {command: langhost-no-such-checker, install: pkg:generic/zzc}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, tmp := newWorkspace(t, map[string]string{"a.zz": "x\n"})
+	e := edit(t, ws, "a.zz", "y\n")
+	_, err = Run(context.Background(), Options{Workspace: ws}, Request{Tool: "t", Operation: "write_file", Language: "zz", Gate: f.GateTool(), Edits: []Edit{e}})
+	noCopyLeft(t, tmp)
+	if failure.CodeOf(err) != failure.Precondition || !strings.Contains(err.Error(), "langhost-no-such-checker") {
+		t.Fatalf("err = %v, want precondition_failed naming the executable", err)
+	}
+	if got, _ := os.ReadFile(e.Abs); !bytes.Equal(got, e.Old) {
+		t.Errorf("written without its gate: %q", got)
+	}
+}
+
+// A gate tool that hangs is killed at its timeout; the write is refused
+// and the copy removed.
+func TestGateToolTimeout(t *testing.T) {
+	f, err := spec.Parse("zz.yaml", []byte("language: {id: zz}\ngate: check\ntools:\n  check: {command: sleep, args: [\"60\"], timeout: 300ms}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, tmp := newWorkspace(t, map[string]string{"a.zz": "x\n"})
+	e := edit(t, ws, "a.zz", "y\n")
+	_, err = Run(context.Background(), Options{Workspace: ws}, Request{Tool: "t", Operation: "write_file", Language: "zz", Gate: f.GateTool(), Edits: []Edit{e}})
+	noCopyLeft(t, tmp)
+	if failure.CodeOf(err) != failure.Timeout {
+		t.Fatalf("err = %v, want timeout", err)
+	}
+	if got, _ := os.ReadFile(e.Abs); !bytes.Equal(got, e.Old) {
+		t.Errorf("written after its gate timed out: %q", got)
+	}
+}
