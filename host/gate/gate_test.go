@@ -6,6 +6,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -264,5 +265,28 @@ func TestGateToolTimeout(t *testing.T) {
 	}
 	if got, _ := os.ReadFile(e.Abs); !bytes.Equal(got, e.Old) {
 		t.Errorf("written after its gate timed out: %q", got)
+	}
+}
+
+// BenchmarkGateC is the cost of a gated write of one C file: copying a
+// small workspace and two gcc -fsyntax-only runs (dry run: nothing
+// written).
+func BenchmarkGateC(b *testing.B) {
+	data, _ := languages.FS.ReadFile("c.yaml")
+	c, err := spec.Parse("c.yaml", data)
+	if err != nil {
+		b.Fatal(err)
+	}
+	dir := b.TempDir()
+	for i := range 50 {
+		os.WriteFile(filepath.Join(dir, "f"+strconv.Itoa(i)+".c"), []byte(goodC), 0o644)
+	}
+	ws, _ := workspace.New(dir)
+	abs := filepath.Join(ws.Dir(), "f0.c")
+	e := Edit{Path: "f0.c", Abs: abs, Exists: true, Old: []byte(goodC), New: []byte("int add(int a, int b) { return b + a; }\n")}
+	for b.Loop() {
+		if _, err := Run(context.Background(), Options{Workspace: ws}, Request{Tool: "t", Operation: "write_file", Language: "c", Gate: c.GateTool(), Edits: []Edit{e}, DryRun: true}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
