@@ -8,6 +8,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/langhost/langhost/host/mcpserver"
 	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/host/toolname"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -62,12 +63,16 @@ func TestSemanticToolsDefaultToCompactOverMCP(t *testing.T) {
 		{"demo.cli_detail", map[string]any{"symbol": "X"}, nil},
 	}
 	for _, tt := range tests {
-		res, st := call(t, cs, tt.tool, tt.args)
+		res, st := call(t, cs, toolname.Name(tt.tool), tt.args)
 		if res.IsError {
 			t.Errorf("%s %v failed: %s", tt.tool, tt.args, text(res))
 			continue
 		}
-		data, _ := st["data"].(map[string]any)
+		// An operation's keys are merged into the result (no data.data).
+		data := st
+		if d, ok := st["data"].(map[string]any); ok {
+			data = d
+		}
 		if got := data["detail"]; got != tt.want {
 			t.Errorf("%s %v: the tool got detail %v, want %v", tt.tool, tt.args, got, tt.want)
 		}
@@ -92,10 +97,10 @@ func TestSemanticToolsDefaultToCompactOverMCP(t *testing.T) {
 		}
 		return string(s.Properties["detail"].Default)
 	}
-	if got := defaultOf("demo.find_references"); got != `"compact"` {
+	if got := defaultOf("demo_find_references"); got != `"compact"` {
 		t.Errorf("served schema of find_references: detail default %s, want \"compact\"", got)
 	}
-	if got := defaultOf("demo.cli_detail"); got != "" {
+	if got := defaultOf("demo_cli_detail"); got != "" {
 		t.Errorf("served schema of a CLI tool: detail default %s, want none", got)
 	}
 	// The registry's own schema, which the CLI uses, is unchanged.

@@ -10,6 +10,7 @@ import (
 	"github.com/langhost/langhost/host/prereqs"
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/host/spec"
+	"github.com/langhost/langhost/host/toolname"
 	"github.com/langhost/langhost/prompts"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -23,16 +24,40 @@ func PromptName(lang string) string { return lang + "-coding" }
 // LanguageURI is the resource summarising a language's spec.
 func LanguageURI(lang string) string { return "langhost://languages/" + url.PathEscape(lang) + ".md" }
 
-// languages are the specs the server covers: those named by the language
-// filter, else all.
+// languages are the specs the server covers: the served languages
+// (named, or detected in the workspace), or all.
 func (s *server) languages() []*spec.File {
 	var out []*spec.File
 	for _, f := range s.h.Specs.Languages {
-		if len(s.opts.Languages) == 0 || slices.Contains(s.opts.Languages, f.Language.ID) {
+		if s.langs == nil || slices.Contains(s.langs, f.Language.ID) {
 			out = append(out, f)
 		}
 	}
 	return out
+}
+
+// setPromptsAndResources serves g's prompts and resources, removing those
+// of old that g lacks.
+func (S *Server) setPromptsAndResources(old, g *generation) {
+	if old != nil {
+		keep := map[string]bool{}
+		for _, f := range g.languages() {
+			keep[f.Language.ID] = true
+		}
+		var prompts, uris []string
+		for _, f := range old.languages() {
+			if !keep[f.Language.ID] {
+				prompts = append(prompts, PromptName(f.Language.ID))
+				uris = append(uris, LanguageURI(f.Language.ID))
+			}
+		}
+		if len(prompts) > 0 {
+			S.mcp.RemovePrompts(prompts...)
+			S.mcp.RemoveResources(uris...)
+		}
+	}
+	g.addPrompts(S.mcp)
+	g.addResources(S.mcp)
 }
 
 // toolsOf returns the served tools of a language.
@@ -148,7 +173,7 @@ func (s *server) languageSummary(f *spec.File) string {
 			}
 			status += ")"
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | `%s` | %s |\n", ToolName(t.ID), status,
+		fmt.Fprintf(&b, "| `%s` | %s | `%s` | %s |\n", toolname.Name(t.ID), status,
 			strings.ReplaceAll(strings.Join(t.Command, " "), "|", `\|`), strings.ReplaceAll(t.Description, "|", `\|`))
 	}
 	return b.String()

@@ -1,20 +1,29 @@
 // Package mcpserver serves langhost's tool registry over the Model Context
-// Protocol with the official Go SDK: every registered tool becomes an MCP
-// tool, every language's composed coding prompt an MCP prompt, and the
-// prerequisites document and language summaries MCP resources.
+// Protocol with the official Go SDK: the tools of the languages the
+// workspace uses (or those a profile or filter selects) become MCP tools
+// named with "_" (go_find_references), every language's composed coding
+// prompt an MCP prompt, and the prerequisites document and language
+// summaries MCP resources. Edit previews get an id that langhost_apply
+// writes, and the served tools follow the spec files while serving
+// (Server.Watch).
 package mcpserver
 
 import (
+	"context"
 	"fmt"
+	"maps"
 	"path"
 	"slices"
 	"strings"
+	"sync"
 	"time"
 
-	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/hashicorp/go-hclog"
 	"github.com/langhost/langhost/host"
+	"github.com/langhost/langhost/host/detect"
 	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/host/spec"
+	"github.com/langhost/langhost/host/toolname"
 	"github.com/langhost/langhost/internal/textdist"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -27,95 +36,297 @@ const DefaultProgressInterval = 5 * time.Second
 // Options select which tools are served and how calls behave. Filters
 // combine with AND.
 type Options struct {
-	// Languages, if set, keeps only tools of these language ids.
+	// Languages, if set, keeps only tools of these language ids. If not,
+	// the languages detected in the workspace are served (every language
+	// with profile all).
 	Languages []string
+	// Profile selects tools by what they do: readonly, edit, all, or a
+	// name from Profiles. Empty is every tool of the served languages.
+	Profile string
+	// Profiles are user-defined profiles: name -> tool id globs or
+	// "category:NAME" entries (config mcp.profiles).
+	Profiles map[string][]string
+	// Detect bounds the walk that detects the workspace's languages.
+	Detect detect.Limits
 	// Categories, if set, keeps only tools having one of these categories
 	// (case-insensitive).
 	Categories []string
-	// Tools, if set, keeps only tools whose id matches one of these
-	// path.Match globs ("go.build", "go.*").
+	// Tools, if set, keeps only tools whose id or MCP name matches one of
+	// these path.Match globs ("go.build", "go.*", "go_*").
 	Tools []string
 	// Allow lists ids or globs of tools that need confirmation and may be
 	// served anyway; they run as confirmed. The host config's tools.allow
 	// is added to it. Other tools needing confirmation are hidden.
 	Allow []string
+	// OutputSchemas includes each tool's output schema in tools/list. Off
+	// by default: they are most of the listing's size, and results carry
+	// structuredContent either way.
+	OutputSchemas bool
 	// ProgressInterval is the heartbeat period of progress notifications
 	// (DefaultProgressInterval if 0).
 	ProgressInterval time.Duration
+	// PreviewTTL and MaxPreviews bound the stored edit previews
+	// (DefaultPreviewTTL, DefaultMaxPreviews if 0).
+	PreviewTTL  time.Duration
+	MaxPreviews int
 	// Logger receives server and SDK logs; the host's logger if nil. It
 	// must not write to stdout when serving stdio.
 	Logger hclog.Logger
 }
 
-// server is the state behind the MCP handlers.
+// Built-in profiles.
+const (
+	ProfileReadOnly = "readonly" // read-only, side-effect-free tools
+	ProfileEdit     = "edit"     // readonly + semantic edit tools + langhost_apply
+	ProfileAll      = "all"      // every tool of every language
+)
+
+// server is one generation of the served state: a host and the tools
+// selected from it. The handlers of call.go and content.go run on it.
 type server struct {
 	h        *host.Host
 	opts     Options
 	log      hclog.Logger
 	tools    []*registry.Tool // served, sorted by id
 	interval time.Duration
+	langs    []string // the served languages; nil means every one
+}
+
+// Server is a running MCP server whose tool set can be replaced (Reload).
+type Server struct {
+	mcp      *mcp.Server
+	opts     Options
+	log      hclog.Logger
+	previews *previews
+	load     Loader
+	good     *lastGood
+
+	reloadMu sync.Mutex // serialises reloads
+	genMu    sync.RWMutex
+	gen      *generation
+}
+
+// generation is the state calls run on; calls counts the calls in
+// flight so that a replaced generation's host is closed after them.
+type generation struct {
+	*server
+	byID  map[string]*registry.Tool
+	defs  map[string]*mcp.Tool // by MCP name
+	names *toolname.Table
+	calls sync.WaitGroup
 }
 
 // New builds the MCP server for h. It fails with failure.NotFound for an
-// unknown language in opts.Languages and failure.InvalidInput for a bad
-// glob; an empty selection is logged, not an error.
+// unknown language or profile and failure.InvalidInput for a bad glob or
+// two tools with the same MCP name; an empty selection is logged, not an
+// error.
 func New(h *host.Host, opts Options) (*mcp.Server, error) {
-	s, err := newServer(h, opts)
+	s, err := newServer(h, opts, nil, nil)
 	if err != nil {
 		return nil, err
 	}
-	srv := mcp.NewServer(&mcp.Implementation{Name: "langhost", Title: "langhost", Version: host.Version},
-		&mcp.ServerOptions{
-			Instructions: instructions(h),
-			Logger:       slogLogger(s.log),
-			// No "logging" capability: logs go to stderr, never to the client.
-			Capabilities: &mcp.ServerCapabilities{},
-		})
-	names := map[string]string{}
-	for _, t := range s.tools {
-		mt, err := mcpTool(t)
-		if err != nil {
-			s.log.Error("tool not served", "tool", t.ID, "error", err)
-			continue
-		}
-		if other, dup := names[mt.Name]; dup {
-			return nil, failure.New(failure.InvalidInput, "tools %s and %s have the same MCP name %q", other, t.ID, mt.Name)
-		}
-		names[mt.Name] = t.ID
-		srv.AddTool(mt, s.handler(t, allowed(s.h, s.opts, t.ID)))
-	}
-	if len(names) == 0 {
-		s.log.Warn("no tools match the filters; serving none", "languages", opts.Languages,
-			"categories", opts.Categories, "tools", opts.Tools)
-	}
-	s.addPrompts(srv)
-	s.addResources(srv)
-	return srv, nil
+	return s.mcp, nil
 }
 
-func newServer(h *host.Host, opts Options) (*server, error) {
-	s := &server{h: h, opts: opts, log: opts.Logger, interval: opts.ProgressInterval}
-	if s.log == nil {
-		s.log = h.Logger
-	}
-	if s.log == nil {
-		s.log = hclog.NewNullLogger()
-	}
-	if s.interval <= 0 {
-		s.interval = DefaultProgressInterval
-	}
-	tools, err := Select(h, opts)
+// Loader builds a fresh host, passing wrap as host.Options.SpecSources.
+type Loader func(ctx context.Context, wrap func([]spec.Source) []spec.Source) (*host.Host, error)
+
+// Open loads a host with load and serves it; Reload and Watch load it
+// again. A spec file that breaks later keeps its last good version. The
+// caller closes the Server, which closes the host.
+func Open(ctx context.Context, load Loader, opts Options) (*Server, error) {
+	good := newLastGood(opts.Logger)
+	h, err := load(ctx, good.wrap)
 	if err != nil {
 		return nil, err
 	}
-	s.tools = tools
+	s, err := newServer(h, opts, load, good)
+	if err != nil {
+		_ = h.Close()
+		return nil, err
+	}
 	return s, nil
 }
 
-// Select returns the registry tools New serves for opts, sorted by id.
-func Select(h *host.Host, opts Options) ([]*registry.Tool, error) {
-	for _, lang := range opts.Languages {
-		if _, ok := h.Specs.Language(lang); ok {
+func newServer(h *host.Host, opts Options, load Loader, good *lastGood) (*Server, error) {
+	log := opts.Logger
+	if log == nil {
+		log = h.Logger
+	}
+	if log == nil {
+		log = hclog.NewNullLogger()
+	}
+	opts.Logger = log
+	if good != nil {
+		good.log = log
+	}
+	S := &Server{opts: opts, log: log, load: load, good: good, previews: newPreviews(opts.PreviewTTL, opts.MaxPreviews)}
+	g, err := S.generation(h)
+	if err != nil {
+		return nil, err
+	}
+	S.mcp = mcp.NewServer(&mcp.Implementation{Name: "langhost", Title: "langhost", Version: host.Version},
+		&mcp.ServerOptions{
+			Instructions: instructions(h),
+			Logger:       slogLogger(log),
+			// No "logging" capability: logs go to stderr, never to the
+			// client. Tools may change (Reload): say so.
+			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+		})
+	S.swap(g)
+	return S, nil
+}
+
+// MCP returns the SDK server to serve (ServeStdio, ServeHTTP).
+func (S *Server) MCP() *mcp.Server { return S.mcp }
+
+// Host returns the host of the tools being served.
+func (S *Server) Host() *host.Host {
+	S.genMu.RLock()
+	defer S.genMu.RUnlock()
+	return S.gen.h
+}
+
+// Close closes the current host (its plugins) once its calls are done.
+func (S *Server) Close() error {
+	S.genMu.Lock()
+	g := S.gen
+	S.gen = nil
+	S.genMu.Unlock()
+	if g == nil {
+		return nil
+	}
+	g.calls.Wait()
+	return g.h.Close()
+}
+
+// generation selects the tools of h and describes them to MCP.
+func (S *Server) generation(h *host.Host) (*generation, error) {
+	s := &server{h: h, opts: S.opts, log: S.log, interval: S.opts.ProgressInterval}
+	if s.interval <= 0 {
+		s.interval = DefaultProgressInterval
+	}
+	tools, langs, err := selectTools(h, S.opts, S.log)
+	if err != nil {
+		return nil, err
+	}
+	s.tools, s.langs = tools, langs
+	ids := make([]string, 0, len(tools)+1)
+	for _, t := range tools {
+		ids = append(ids, t.ID)
+	}
+	if serveApply(S.opts, tools) {
+		ids = append(ids, ApplyToolID)
+	}
+	names, err := toolname.NewTable(ids)
+	if err != nil {
+		return nil, &failure.Error{Code: failure.InvalidInput, Field: "tools", Message: err.Error()}
+	}
+	g := &generation{server: s, byID: map[string]*registry.Tool{}, defs: map[string]*mcp.Tool{}, names: names}
+	for _, t := range tools {
+		mt, err := mcpTool(t, S.opts.OutputSchemas)
+		if err != nil {
+			S.log.Error("tool not served", "tool", t.ID, "error", err)
+			continue
+		}
+		g.byID[t.ID], g.defs[mt.Name] = t, mt
+	}
+	if len(ids) > len(tools) {
+		g.defs[toolname.Name(ApplyToolID)] = applyTool()
+	}
+	if len(g.defs) == 0 {
+		S.log.Warn("no tools match the filters; serving none", "languages", S.opts.Languages,
+			"profile", S.opts.Profile, "categories", S.opts.Categories, "tools", S.opts.Tools)
+	}
+	return g, nil
+}
+
+// swap makes g the served generation: tools whose definition changed
+// are (re)added, tools that are gone removed, so that clients get one
+// notifications/tools/list_changed for a change and none for a reload
+// that changed nothing. The replaced generation's host is closed once
+// its calls end.
+func (S *Server) swap(g *generation) (changed bool) {
+	S.genMu.Lock()
+	old := S.gen
+	S.gen = g
+	S.genMu.Unlock()
+
+	var gone []string
+	if old != nil {
+		for name := range old.defs {
+			if _, ok := g.defs[name]; !ok {
+				gone = append(gone, name)
+			}
+		}
+	}
+	if len(gone) > 0 {
+		slices.Sort(gone)
+		S.mcp.RemoveTools(gone...)
+		changed = true
+	}
+	for _, name := range slices.Sorted(maps.Keys(g.defs)) {
+		def := g.defs[name]
+		if old != nil && sameTool(old.defs[name], def) {
+			continue
+		}
+		changed = true
+		if name == toolname.Name(ApplyToolID) {
+			S.mcp.AddTool(def, S.applyHandler())
+			continue
+		}
+		id, _ := g.names.ID(name)
+		S.mcp.AddTool(def, S.dispatch(id))
+	}
+	S.setPromptsAndResources(old, g)
+	if old != nil {
+		go func() {
+			old.calls.Wait()
+			if err := old.h.Close(); err != nil {
+				S.log.Warn("closing the replaced host", "error", err)
+			}
+		}()
+	}
+	return changed
+}
+
+// acquire returns the served generation, counting a call on it; the
+// caller calls g.calls.Done. It is nil after Close.
+func (S *Server) acquire() *generation {
+	S.genMu.RLock()
+	defer S.genMu.RUnlock()
+	if S.gen != nil {
+		S.gen.calls.Add(1)
+	}
+	return S.gen
+}
+
+// dispatch runs tool id on the generation served when the call arrives.
+func (S *Server) dispatch(id string) mcp.ToolHandler {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+		g := S.acquire()
+		if g == nil {
+			return toolResult(id, nil, failure.New(failure.Precondition, "the server is shutting down")), nil
+		}
+		defer g.calls.Done()
+		t := g.byID[id]
+		if t == nil {
+			return toolResult(id, nil, failure.New(failure.NotFound, "tool %s is no longer served (its spec changed); list the tools again", id)), nil
+		}
+		res, err := g.handler(t, allowed(g.h, S.opts, id))(ctx, req)
+		if err == nil && res != nil && !res.IsError && offersPreview(t) {
+			S.notePreview(t, req, res)
+		}
+		return res, err
+	}
+}
+
+// selectTools returns the tools served for opts, sorted by id, and the
+// served languages (nil for every one).
+func selectTools(h *host.Host, opts Options, log hclog.Logger) ([]*registry.Tool, []string, error) {
+	langs := opts.Languages
+	for _, lang := range langs {
+		if _, ok := h.Specs.Language(lang); ok || languageless(h, lang) {
 			continue
 		}
 		var ids []string
@@ -128,7 +339,7 @@ func Select(h *host.Host, opts Options) ([]*registry.Tool, error) {
 			e.Message += fmt.Sprintf("; did you mean %s?", strings.Join(c, ", "))
 			e.Details = map[string]any{"candidates": c}
 		}
-		return nil, e
+		return nil, nil, e
 	}
 	for _, field := range []struct {
 		name     string
@@ -136,23 +347,72 @@ func Select(h *host.Host, opts Options) ([]*registry.Tool, error) {
 	}{{"tools", opts.Tools}, {"allow", opts.Allow}} {
 		for _, p := range field.patterns {
 			if _, err := path.Match(p, ""); err != nil {
-				return nil, &failure.Error{Code: failure.InvalidInput, Field: field.name,
+				return nil, nil, &failure.Error{Code: failure.InvalidInput, Field: field.name,
 					Message: fmt.Sprintf("bad glob %q", p), Err: err}
 			}
 		}
 	}
+	keep, err := profileFilter(opts)
+	if err != nil {
+		return nil, nil, err
+	}
+	detected := false
+	if len(langs) == 0 && opts.Profile != ProfileAll {
+		res, err := detect.Detect(context.Background(), h.Workspace.Dir(), h.Specs.Languages, opts.Detect)
+		if err != nil {
+			return nil, nil, failure.Wrap(failure.Precondition, err, "detect the workspace's languages (use --language)")
+		}
+		for _, l := range res.Languages {
+			log.Info("language detected", "language", l.ID, "why", strings.Join(l.Reasons, "; "))
+		}
+		if res.Truncated {
+			log.Info("language detection stopped at its limit", "entries", res.Entries)
+		}
+		langs = res.IDs()
+		if len(langs) == 0 {
+			log.Warn("no language detected in the workspace; serving only the workspace tools (use --language or --profile all)", "workspace", h.Workspace.Dir())
+		}
+		detected = true
+	}
 	var out []*registry.Tool
 	for _, t := range h.Registry.Tools() {
+		_, ofSpec := h.Specs.Language(t.Language)
+		inLangs := len(langs) == 0 && !detected || slices.Contains(langs, t.Language) ||
+			detected && !ofSpec
 		switch {
-		case len(opts.Languages) > 0 && !slices.Contains(opts.Languages, t.Language):
+		case !inLangs:
 		case len(opts.Categories) > 0 && !hasCategory(t, opts.Categories):
-		case len(opts.Tools) > 0 && !matchAny(opts.Tools, t.ID):
+		case len(opts.Tools) > 0 && !matchAny(opts.Tools, t.ID) && !matchAny(opts.Tools, toolname.Name(t.ID)):
+		case !keep(t):
 		case t.RequiresConfirmation && !allowed(h, opts, t.ID):
 		default:
 			out = append(out, t)
 		}
 	}
-	return out, nil
+	if len(langs) == 0 && !detected {
+		langs = nil
+	}
+	return out, langs, nil
+}
+
+// Select returns the registry tools New serves for opts, sorted by id.
+func Select(h *host.Host, opts Options) ([]*registry.Tool, error) {
+	tools, _, err := selectTools(h, opts, hclog.NewNullLogger())
+	return tools, err
+}
+
+// languageless reports whether lang names tools that belong to no spec
+// (the workspace file tools): they are served whatever the languages.
+func languageless(h *host.Host, lang string) bool {
+	if _, ok := h.Specs.Language(lang); ok {
+		return false
+	}
+	for _, t := range h.Registry.Tools() {
+		if t.Language == lang {
+			return true
+		}
+	}
+	return false
 }
 
 func hasCategory(t *registry.Tool, want []string) bool {
@@ -166,13 +426,13 @@ func hasCategory(t *registry.Tool, want []string) bool {
 	return false
 }
 
-// matchAny reports whether id matches one of the globs (validated by Select).
 // allowed reports whether a tool that needs confirmation may run: --allow
 // or the config's tools.allow names it.
 func allowed(h *host.Host, opts Options, id string) bool {
 	return matchAny(opts.Allow, id) || h.Config.Allows(id)
 }
 
+// matchAny reports whether id matches one of the globs (validated by Select).
 func matchAny(patterns []string, id string) bool {
 	for _, p := range patterns {
 		if ok, _ := path.Match(p, id); ok {
@@ -187,99 +447,7 @@ func instructions(h *host.Host) string {
 		"in the workspace %s. Paths in tool inputs are relative to that root. Results carry "+
 		"normalised diagnostics, parsed outputs and the exit code in structuredContent; a failed "+
 		"call has isError set and structuredContent.error.code names the failure class. "+
+		"An edit preview (rename, code_actions, format) returns preview_id: pass it to "+
+		"langhost_apply to write exactly that preview. "+
 		"Prompts <language>-coding give a language's workflow and conventions.", h.Workspace.Dir())
-}
-
-// mcpTool describes t to MCP clients.
-func mcpTool(t *registry.Tool) (*mcp.Tool, error) {
-	name := ToolName(t.ID)
-	if !validName(name) {
-		return nil, fmt.Errorf("MCP name %q is longer than 128 characters", name)
-	}
-	in := t.InputSchema
-	if in == nil {
-		in = &jsonschema.Schema{Type: "object"}
-	}
-	if in.Type != "object" {
-		if in.Type != "" || len(in.Types) > 0 {
-			return nil, fmt.Errorf("input schema has type %q, MCP needs an object", in.Type)
-		}
-		c := *in
-		c.Type = "object"
-		in = &c
-	}
-	in = withMCPDefaults(t, in)
-	title := t.Name
-	if title == "" {
-		title = t.ID
-	}
-	desc := strings.TrimSpace(t.Description)
-	if desc == "" && len(t.Command) > 0 {
-		desc = "Runs `" + strings.Join(t.Command, " ") + "`."
-	}
-	openWorld := strings.Contains(t.SideEffects, "external")
-	destructive := t.RequiresConfirmation
-	return &mcp.Tool{
-		Name:         name,
-		Title:        title,
-		Description:  desc,
-		InputSchema:  in,
-		OutputSchema: outputSchema(t),
-		Annotations: &mcp.ToolAnnotations{
-			Title:           title,
-			ReadOnlyHint:    t.ReadOnly,
-			DestructiveHint: &destructive,
-			IdempotentHint:  t.Idempotent,
-			OpenWorldHint:   &openWorld,
-		},
-	}, nil
-}
-
-var errorSchema = &jsonschema.Schema{
-	Type:        "object",
-	Description: "why the call failed; present only when it did",
-	Properties: map[string]*jsonschema.Schema{
-		"code":    {Type: "string", Description: "failure class: tool_failed, invalid_input, not_found, precondition_failed, timeout, canceled, internal, ..."},
-		"message": {Type: "string"},
-		"field":   {Type: "string", Description: "the input key the failure is about, if any"},
-		"details": {Type: "object"},
-	},
-	Required: []string{"code", "message"},
-}
-
-// outputSchema describes the structuredContent of t's results: the
-// registry result (ok, exitCode, diagnostics, outputs, data, ...) plus an
-// error object on failure. Every registered tool's OutputSchema describes
-// the whole result; a tool without one gets the generic result schema.
-func outputSchema(t *registry.Tool) *jsonschema.Schema {
-	s := *genericResultSchema()
-	if t.OutputSchema != nil && t.OutputSchema.Type == "object" {
-		s = *t.OutputSchema
-	}
-	props := make(map[string]*jsonschema.Schema, len(s.Properties)+1)
-	for k, v := range s.Properties {
-		props[k] = v
-	}
-	props["error"] = errorSchema
-	s.Properties = props
-	// A failed call may have no exit code or diagnostics (invalid input).
-	s.Required = []string{"ok"}
-	return &s
-}
-
-func genericResultSchema() *jsonschema.Schema {
-	return &jsonschema.Schema{
-		Type: "object",
-		Properties: map[string]*jsonschema.Schema{
-			"ok":          {Type: "boolean"},
-			"exitCode":    {Type: "integer"},
-			"durationMs":  {Type: "number"},
-			"command":     {Type: "array", Items: &jsonschema.Schema{Type: "string"}},
-			"stdout":      {Type: "string"},
-			"stderr":      {Type: "string"},
-			"outputs":     {Type: "object"},
-			"diagnostics": {Type: "array", Items: &jsonschema.Schema{Type: "object"}},
-			"data":        {Description: "the operation's result"},
-		},
-	}
 }

@@ -112,8 +112,11 @@ func TestSelect(t *testing.T) {
 	}{
 		{"language", mcpserver.Options{Languages: []string{"demo"}}, []string{"demo.echo", "demo.fail", "demo.write"}},
 		{"category", mcpserver.Options{Languages: []string{"demo"}, Categories: []string{"BUILD"}}, []string{"demo.fail"}},
-		{"tools glob", mcpserver.Options{Tools: []string{"demo.e*", "demo.write"}}, []string{"demo.echo", "demo.write"}},
-		{"exact tool", mcpserver.Options{Tools: []string{"demo.fail"}}, []string{"demo.fail"}},
+		{"tools glob", mcpserver.Options{Profile: "all", Tools: []string{"demo.e*", "demo.write"}}, []string{"demo.echo", "demo.write"}},
+		{"exact tool", mcpserver.Options{Profile: "all", Tools: []string{"demo.fail"}}, []string{"demo.fail"}},
+		{"MCP name glob", mcpserver.Options{Profile: "all", Tools: []string{"demo_e*"}}, []string{"demo.echo"}},
+		{"readonly", mcpserver.Options{Languages: []string{"demo"}, Profile: "readonly"}, []string{"demo.echo"}},
+		{"user profile", mcpserver.Options{Languages: []string{"demo"}, Profile: "mine", Profiles: map[string][]string{"mine": {"demo.w*", "category:build"}}}, []string{"demo.fail", "demo.write"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -160,6 +163,8 @@ func TestSelectErrors(t *testing.T) {
 		{mcpserver.Options{Languages: []string{"dmeo"}}, failure.NotFound, "language", `did you mean demo`},
 		{mcpserver.Options{Tools: []string{"demo.["}}, failure.InvalidInput, "tools", `"demo.["`},
 		{mcpserver.Options{Allow: []string{"["}}, failure.InvalidInput, "allow", `"["`},
+		{mcpserver.Options{Profile: "redonly"}, failure.NotFound, "profile", `did you mean readonly`},
+		{mcpserver.Options{Profile: "x", Profiles: map[string][]string{"x": {"["}}}, failure.InvalidInput, "profile", `bad glob "["`},
 	}
 	for _, tt := range tests {
 		_, err := mcpserver.Select(h, tt.opts)
@@ -185,25 +190,50 @@ func TestToolsListing(t *testing.T) {
 	for _, tool := range res.Tools {
 		byName[tool.Name] = tool
 	}
-	if _, ok := byName["demo.write"]; ok {
+	if _, ok := byName["demo_write"]; ok {
 		t.Error("demo.write needs confirmation but is served without --allow")
 	}
-	echo := byName["demo.echo"]
+	echo := byName["demo_echo"]
 	if echo == nil {
-		t.Fatalf("demo.echo not listed: %v", toolNames(t, cs))
+		t.Fatalf("demo_echo not listed: %v", toolNames(t, cs))
 	}
 	a := echo.Annotations
-	if a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.DestructiveHint == nil || *a.DestructiveHint || a.Title == "" {
+	if a == nil || !a.ReadOnlyHint || !a.IdempotentHint || a.DestructiveHint == nil || *a.DestructiveHint {
 		t.Errorf("echo annotations = %+v", a)
 	}
 	in, _ := json.Marshal(echo.InputSchema)
 	if !strings.Contains(string(in), `"text"`) || !strings.Contains(string(in), `"required":["text"]`) {
 		t.Errorf("input schema = %s", in)
 	}
-	out, _ := json.Marshal(echo.OutputSchema)
-	for _, key := range []string{`"diagnostics"`, `"exitCode"`, `"error"`} {
-		if !strings.Contains(string(out), key) {
-			t.Errorf("output schema lacks %s: %s", key, out)
+	if echo.OutputSchema != nil {
+		t.Errorf("output schema listed without OutputSchemas: %v", echo.OutputSchema)
+	}
+	// With OutputSchemas, each tool declares the shape of its structuredContent.
+	srv, err = mcpserver.New(h, mcpserver.Options{Languages: []string{"demo"}, OutputSchemas: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs = connect(t, srv)
+	res, err = cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tool := range res.Tools {
+		if tool.Name != "demo_echo" {
+			continue
+		}
+		out, _ := json.Marshal(tool.OutputSchema)
+		for _, key := range []string{`"diagnostics"`, `"exitCode"`, `"error"`} {
+			if !strings.Contains(string(out), key) {
+				t.Errorf("output schema lacks %s: %s", key, out)
+			}
+		}
+		if tool.Title == "" {
+			t.Error("no title with OutputSchemas")
+		}
+		// Results still validate against the declared schema in the client.
+		if r, _ := call(t, cs, "demo_echo", map[string]any{"text": "x"}); r.IsError {
+			t.Errorf("call with output schema failed: %s", text(r))
 		}
 	}
 }
@@ -241,7 +271,7 @@ func TestCallResults(t *testing.T) {
 	cs := connect(t, srv)
 
 	t.Run("ok", func(t *testing.T) {
-		res, st := call(t, cs, "demo.echo", map[string]any{"text": "hello"})
+		res, st := call(t, cs, "demo_echo", map[string]any{"text": "hello"})
 		if res.IsError || st["ok"] != true || st["stdout"] != "hello\n" || st["exitCode"] != 0.0 {
 			t.Errorf("isError=%v structured=%v", res.IsError, st)
 		}
@@ -250,7 +280,7 @@ func TestCallResults(t *testing.T) {
 		}
 	})
 	t.Run("tool failed", func(t *testing.T) {
-		res, st := call(t, cs, "demo.fail", nil)
+		res, st := call(t, cs, "demo_fail", nil)
 		if !res.IsError || st["ok"] != false || st["exitCode"] != 2.0 {
 			t.Fatalf("isError=%v structured=%v", res.IsError, st)
 		}
@@ -259,7 +289,7 @@ func TestCallResults(t *testing.T) {
 		}
 		diags := st["diagnostics"].([]any)
 		d := diags[0].(map[string]any)
-		if len(diags) != 1 || d["file"] != "a.demo" || d["line"] != 3.0 || d["column"] != 7.0 || d["message"] != "bad thing" {
+		if len(diags) != 1 || d["path"] != "a.demo" || d["line"] != 3.0 || d["column"] != 7.0 || d["message"] != "bad thing" {
 			t.Errorf("diagnostics = %v", diags)
 		}
 		want := "demo.fail failed (exit 2): 1 error\na.demo:3:7: error: bad thing"
@@ -276,7 +306,7 @@ func TestCallResults(t *testing.T) {
 			{map[string]any{"text": "x", "bogus": true}, "bogus"},
 			{map[string]any{}, "text"},
 		} {
-			res, st := call(t, cs, "demo.echo", tc.args)
+			res, st := call(t, cs, "demo_echo", tc.args)
 			e, _ := st["error"].(map[string]any)
 			if !res.IsError || e["code"] != "invalid_input" || e["field"] != tc.field {
 				t.Errorf("args %v: isError=%v error=%v, want invalid_input on %s", tc.args, res.IsError, e, tc.field)
@@ -284,14 +314,14 @@ func TestCallResults(t *testing.T) {
 		}
 	})
 	t.Run("path outside workspace", func(t *testing.T) {
-		res, st := call(t, cs, "demo.write", map[string]any{"path": "../escape"})
+		res, st := call(t, cs, "demo_write", map[string]any{"path": "../escape"})
 		e, _ := st["error"].(map[string]any)
 		if !res.IsError || e["field"] != "path" {
 			t.Errorf("isError=%v error=%v", res.IsError, e)
 		}
 	})
 	t.Run("confirmed write", func(t *testing.T) {
-		res, _ := call(t, cs, "demo.write", map[string]any{"path": "made.txt"})
+		res, _ := call(t, cs, "demo_write", map[string]any{"path": "made.txt"})
 		if res.IsError {
 			t.Fatalf("allowed tool failed: %s", text(res))
 		}
@@ -300,7 +330,7 @@ func TestCallResults(t *testing.T) {
 		}
 	})
 	t.Run("unknown tool is a protocol error", func(t *testing.T) {
-		_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "demo.nope"})
+		_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "demo_nope"})
 		if err == nil {
 			t.Error("no error")
 		}
@@ -322,12 +352,12 @@ func TestPanicBecomesInternalResult(t *testing.T) {
 		t.Fatal(err)
 	}
 	cs := connect(t, srv)
-	res, st := call(t, cs, "demo.buggy", nil)
+	res, st := call(t, cs, "demo_buggy", nil)
 	if e, _ := st["error"].(map[string]any); !res.IsError || e["code"] != "internal" || !strings.Contains(e["message"].(string), "boom") {
 		t.Errorf("isError=%v structured=%v", res.IsError, st)
 	}
 	// The server still serves.
-	if res, _ := call(t, cs, "demo.echo", map[string]any{"text": "after"}); res.IsError {
+	if res, _ := call(t, cs, "demo_echo", map[string]any{"text": "after"}); res.IsError {
 		t.Errorf("call after panic failed: %s", text(res))
 	}
 }
@@ -367,7 +397,7 @@ func TestProgressNotifications(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	params := &mcp.CallToolParams{Name: "demo.index"}
+	params := &mcp.CallToolParams{Name: "demo_index"}
 	params.SetProgressToken("tok-1")
 	res, err := cs.CallTool(context.Background(), params)
 	if err != nil || res.IsError {
@@ -439,7 +469,7 @@ func TestPromptsAndResources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if doc := r.Contents[0].Text; !strings.Contains(doc, "| `demo.write` | no (filtered or needs --allow) |") {
+	if doc := r.Contents[0].Text; !strings.Contains(doc, "| `demo_write` | no (filtered or needs --allow) |") {
 		t.Errorf("language summary:\n%s", doc)
 	}
 }
