@@ -216,6 +216,7 @@ func newRootCmd(f *factory) *cobra.Command {
 		newPluginCmd(f),
 		newServeCmd(f),
 		newDaemonCmd(f),
+		newUndoCmd(f), newTransactionsCmd(f),
 	)
 	return root
 }
