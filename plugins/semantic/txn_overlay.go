@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
@@ -40,8 +41,6 @@ func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagno
 	}
 
 	// Before: the files as they are on disk.
-	affected := map[lsp.DocumentURI]bool{}
-	var before, after []diagnostic.Diagnostic
 	for i, ch := range changes {
 		if ch.create || !c.s.checks(ch.path) {
 			continue
@@ -53,21 +52,13 @@ func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagno
 		if string(d.content()) != string(ch.old) {
 			return delta, finish, fieldErr(failure.Precondition, "file", "%s changed on disk since the edit was computed; nothing was written", ch.rel)
 		}
-		affected[d.uri] = true
-		ds, err := c.fileDiagnostics(ctx, d, pull)
-		if err != nil {
-			return delta, finish, err
-		}
-		before = append(before, c.toDiagnostics(d.uri, d.mapper, ds)...)
 		docs[i] = d
 	}
-	others := map[lsp.DocumentURI]lsp.DiagnosticsEntry{}
-	seq := c.s.srv.DiagnosticsSeq()
-	if !pull {
-		for _, e := range c.s.srv.AllDiagnostics() {
-			others[e.URI] = e
-		}
+	before, err := c.diagnosticsOf(ctx, docs, pull)
+	if err != nil {
+		return delta, finish, err
 	}
+	seq := c.s.srv.DiagnosticsSeq()
 
 	// Apply in memory.
 	for i, ch := range changes {
@@ -86,43 +77,111 @@ func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagno
 		}
 		docs[i] = d
 		created = append(created, d)
-		affected[d.uri] = true
 	}
 
 	// After.
-	for i, ch := range changes {
-		if docs[i] == nil {
-			continue
-		}
-		ds, err := c.fileDiagnostics(ctx, docs[i], pull)
-		if err != nil {
-			return delta, finish, err
-		}
-		after = append(after, c.toDiagnostics(docs[i].uri, lsp.NewMapper(ch.new), ds)...)
+	after, err := c.diagnosticsOf(ctx, docs, pull)
+	if err != nil {
+		return delta, finish, err
 	}
 	if !pull {
-		// Dependents: files whose diagnostics the server published again
-		// since the overlays, in the workspace. Servers check them after
-		// the open files (gopls after its diagnosticsDelay), so wait for
-		// the server to fall quiet.
-		wctx, cancel := context.WithTimeout(ctx, pushWait)
-		err := c.s.srv.WaitIdle(wctx, settleTime)
-		cancel()
-		if err != nil && ctx.Err() != nil {
-			return delta, finish, err
-		}
-		for _, e := range c.s.srv.AllDiagnostics() {
-			if affected[e.URI] || e.Seq <= seq || strings.HasPrefix(c.e.relPath(e.URI), "/") {
+		// Dependents: files in the workspace whose diagnostics the server
+		// published again since the overlays, before and after.
+		for uri, ds := range after.others {
+			if e, ok := c.s.srv.Diagnostics(uri); !ok || e.Seq <= seq {
+				delete(after.others, uri)
 				continue
 			}
-			m, _ := c.peekURI(e.URI)
-			after = append(after, c.toDiagnostics(e.URI, m, e.Diagnostics)...)
-			if b, ok := others[e.URI]; ok {
-				before = append(before, c.toDiagnostics(e.URI, m, b.Diagnostics)...)
+			if b, ok := before.others[uri]; ok {
+				before.files = append(before.files, b...)
 			}
+			after.files = append(after.files, ds...)
 		}
 	}
-	return diagnostic.Diff(before, after), finish, nil
+	return diagnostic.Diff(before.files, after.files), finish, nil
+}
+
+// txnQuiet is how long a server that pushes diagnostics must send nothing
+// before a transaction takes what it published as complete: it publishes
+// the edited files first and their dependents after (gopls after its
+// diagnosticsDelay), and some servers publish a file twice (syntax, then
+// types).
+const txnQuiet = 100 * time.Millisecond
+
+// txnDiagnostics are the diagnostics of a transaction's files (files)
+// and, from a server that pushes them, of every other workspace file by
+// URI (others).
+type txnDiagnostics struct {
+	files  []diagnostic.Diagnostic
+	others map[lsp.DocumentURI][]diagnostic.Diagnostic
+}
+
+// diagnosticsOf returns the diagnostics of docs (nil entries skipped) as
+// the server sees them now: pulled, or the publications for their current
+// versions once the server has fallen quiet.
+func (c *call) diagnosticsOf(ctx context.Context, docs []*document, pull bool) (txnDiagnostics, error) {
+	var out txnDiagnostics
+	mine := map[lsp.DocumentURI]bool{}
+	for _, d := range docs {
+		if d == nil {
+			continue
+		}
+		mine[d.uri] = true
+		if pull {
+			ds, err := c.fileDiagnostics(ctx, d, true)
+			if err != nil {
+				return out, err
+			}
+			out.files = append(out.files, c.toDiagnostics(d.uri, d.mapper, ds)...)
+			continue
+		}
+		c.s.docMu.Lock()
+		version, since := d.version, d.syncSeq
+		c.s.docMu.Unlock()
+		wctx, cancel := context.WithTimeout(ctx, pushWait)
+		_, err := c.s.srv.WaitDiagnostics(wctx, d.uri, func(e lsp.DiagnosticsEntry) bool {
+			if e.Version != nil {
+				return *e.Version >= version
+			}
+			return e.Seq > since
+		})
+		cancel()
+		if err != nil && ctx.Err() != nil {
+			return out, err
+		}
+	}
+	if pull {
+		return out, nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, pushWait)
+	err := c.s.srv.WaitIdle(wctx, txnQuiet)
+	cancel()
+	if err != nil && ctx.Err() != nil {
+		return out, err
+	}
+	out.others = map[lsp.DocumentURI][]diagnostic.Diagnostic{}
+	for _, e := range c.s.srv.AllDiagnostics() {
+		if mine[e.URI] {
+			continue
+		}
+		if strings.HasPrefix(c.e.relPath(e.URI), "/") {
+			continue // outside the workspace: the module cache, the standard library
+		}
+		m, _ := c.peekURI(e.URI)
+		out.others[e.URI] = c.toDiagnostics(e.URI, m, e.Diagnostics)
+	}
+	for _, d := range docs {
+		if d == nil {
+			continue
+		}
+		c.s.docMu.Lock()
+		m := d.mapper
+		c.s.docMu.Unlock()
+		if e, ok := c.s.srv.Diagnostics(d.uri); ok {
+			out.files = append(out.files, c.toDiagnostics(d.uri, m, e.Diagnostics)...)
+		}
+	}
+	return out, nil
 }
 
 // checks reports whether the server checks path: a file of one of the

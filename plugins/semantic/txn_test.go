@@ -113,11 +113,11 @@ func runTxnCases(t *testing.T, e *Engine, root string, files []string, cases []t
 }
 
 // goplsTxnConfig is goplsConfig with gopls checking the packages that
-// depend on an edited file within 100ms instead of its default 1s, so that
+// depend on an edited file within 10ms instead of its default 1s, so that
 // a transaction sees the errors an edit causes in other files.
 var goplsTxnConfig = func() Config {
 	c := goplsConfig
-	c.Settings = map[string]any{"gopls": map[string]any{"symbolScope": "workspace", "diagnosticsDelay": "100ms"}}
+	c.Settings = map[string]any{"gopls": map[string]any{"symbolScope": "workspace", "diagnosticsDelay": "10ms"}}
 	return c
 }()
 
