@@ -3,6 +3,7 @@ package filetools
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"path"
 	"slices"
@@ -153,7 +154,7 @@ func (ts *tools) apply(ctx context.Context, call registry.Call, op string, t *ta
 		return nil, &failure.Error{Code: failure.InvalidInput, Field: "path", Message: fmt.Sprintf("the edit leaves %s unchanged", t.rel)}
 	}
 	lang := ts.language(t.rel)
-	if lang != nil && t.exists {
+	if lang != nil {
 		if id := lang.Language.ID + ".edit_file"; ts.opts.Registry.Has(id) && ts.serverInstalled(lang) {
 			if policy != "" {
 				forward["policy"] = policy
@@ -165,7 +166,7 @@ func (ts *tools) apply(ctx context.Context, call registry.Call, op string, t *ta
 			if err != nil {
 				return nil, err
 			}
-			return res, nil
+			return withGate(res, id), nil
 		}
 	}
 	req := gate.Request{Tool: Namespace + "." + op, Operation: op, Policy: policy, DryRun: dryRun,
@@ -205,4 +206,20 @@ func (ts *tools) serverInstalled(f *spec.File) bool {
 		}
 	}
 	return false
+}
+
+// withGate names the tool that checked the edit in the result data, as
+// gate.Result does, so that every write says what checked it.
+func withGate(res *registry.Result, id string) *registry.Result {
+	var data map[string]any
+	if json.Unmarshal(res.Data, &data) != nil || data == nil {
+		return res
+	}
+	if _, ok := data["gate"]; !ok {
+		data["gate"] = id
+		if b, err := json.Marshal(data); err == nil {
+			res.Data = b
+		}
+	}
+	return res
 }
