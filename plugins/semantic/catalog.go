@@ -65,7 +65,7 @@ var (
 var catalogue = []operation{
 	op("find_symbol", "Search the workspace for symbols whose name matches a query (workspace/symbol).", "none", readFailures, withEnums, findSymbol),
 	op("file_symbols", "List the symbols declared in one file as a tree (textDocument/documentSymbol).", "none", readFailures, withEnums, fileSymbols),
-	op("symbol_info", "Describe a symbol: kind, container, definition location and hover documentation.", "none", readFailures, withEnums, symbolInfo),
+	op("symbol_info", "Describe a symbol (by name, name path like Shape/Area, or position): stable symbol_id, kind, modifiers, signature, containing symbol, documentation, overloads, declaration and definition locations; the reference count with include_reference_count.", "none", readFailures, withEnums, symbolInfo),
 	op("find_references", "Find every reference to a symbol, with the line text and the containing member; paginated.", "none", readFailures, withEnums, findReferences),
 	op("find_implementations", "Find the implementations of an interface or abstract member.", "none", readFailures, withEnums, findImplementations),
 	op("type_hierarchy", "Show the supertypes and/or subtypes of a type.", "none", readFailures, withEnums, typeHierarchy),
@@ -152,7 +152,7 @@ func schemaFor(t reflect.Type, adjust func(*jsonschema.Schema)) json.RawMessage 
 var enums = map[string][]string{
 	"detail":      {"compact", "standard", "full"},
 	"direction":   {"supertypes", "subtypes", "both"},
-	"minSeverity": {"error", "warning", "information", "hint"},
+	"minSeverity": {"error", "warning", "info", "hint"},
 	"policy":      policies,
 	"packet":      {"raw", "compact", "guided"},
 	"member_kind": memberKinds,

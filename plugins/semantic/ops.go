@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -235,6 +236,15 @@ type targetInput struct {
 
 func (in *targetInput) validate() error { return checkDetail(in.Detail) }
 
+type symbolInfoInput struct {
+	Target
+	Detail                string `json:"detail,omitempty" jsonschema:"output detail: compact, standard (default) or full"`
+	IncludeReferenceCount bool   `json:"include_reference_count,omitempty" jsonschema:"also count the symbol's references (one references request)"`
+}
+
+func (in *symbolInfoInput) validate() error { return checkDetail(in.Detail) }
+
+// symbolInfoOutput is the symbol envelope.
 type symbolInfoOutput struct {
 	Name        string `json:"name"`
 	Kind        string `json:"kind,omitempty"`
@@ -242,9 +252,27 @@ type symbolInfoOutput struct {
 	Definition  *Loc   `json:"definition,omitempty"`
 	Definitions []Loc  `json:"definitions,omitempty"`
 	Hover       string `json:"hover,omitempty"`
+
+	// The envelope of a declaration in the workspace.
+	SymbolID         string     `json:"symbol_id,omitempty" jsonschema:"stable id: the same across calls and unrelated edits; changes when the symbol is renamed or moved"`
+	NamePath         string     `json:"name_path,omitempty" jsonschema:"selector that addresses the symbol in structured edits (Shape/Area, Area#2)"`
+	Modifiers        []string   `json:"modifiers,omitempty"`
+	Signature        string     `json:"signature,omitempty"`
+	ContainingSymbol string     `json:"containing_symbol,omitempty" jsonschema:"name path of the enclosing declaration"`
+	Documentation    string     `json:"documentation,omitempty"`
+	Overloads        []Overload `json:"overloads,omitempty" jsonschema:"the other declarations with the same name path and kind"`
+	Declaration      *Loc       `json:"declaration,omitempty"`
+	ReferenceCount   *int       `json:"reference_count,omitempty"`
 }
 
-func symbolInfo(ctx context.Context, c *call, in *targetInput) (*symbolInfoOutput, error) {
+// Overload is another declaration sharing a symbol's name path.
+type Overload struct {
+	Selector  string `json:"selector"`
+	Signature string `json:"signature,omitempty"`
+	Line      int    `json:"line"`
+}
+
+func symbolInfo(ctx context.Context, c *call, in *symbolInfoInput) (*symbolInfoOutput, error) {
 	r, err := c.resolveTarget(ctx, in.Target)
 	if err != nil {
 		return nil, err
@@ -278,11 +306,111 @@ func symbolInfo(ctx context.Context, c *call, in *targetInput) (*symbolInfoOutpu
 			return nil, err
 		}
 		out.Hover = strings.TrimSpace(h.Text())
+		out.Documentation = out.Hover
 	}
 	if out.Definition == nil && out.Hover == "" {
 		return nil, fieldErr(failure.NotFound, "column", "no symbol at %s", c.where(r))
 	}
+	if ref := c.envelopeRef(ctx, r, defs); ref != nil {
+		c.envelope(ref, out)
+	}
+	if in.IncludeReferenceCount && c.s.supports("referencesProvider", "textDocument/references") {
+		params := c.docPos(r.doc, r.pos)
+		params["context"] = map[string]bool{"includeDeclaration": false}
+		var locs []lsp.Location
+		if err := c.s.call(ctx, "textDocument/references", params, &locs); err != nil {
+			return nil, err
+		}
+		n := len(locs)
+		out.ReferenceCount = &n
+	}
 	return out, nil
+}
+
+// envelopeRef finds the declaration a symbol_info target names among its
+// file's symbols, when it is in the workspace.
+func (c *call) envelopeRef(ctx context.Context, r *resolved, defs []lsp.Location) *symbolRef {
+	doc, sel := r.doc, lsp.Range{}
+	switch {
+	case r.sym != nil:
+		sel = r.sym.SelectionRange
+	case len(defs) > 0:
+		d, sym := c.serverDeclarationOf(ctx, defs[0])
+		if sym == nil {
+			return nil
+		}
+		doc, sel = d, sym.SelectionRange
+	default:
+		sym := c.symbol(ctx, r)
+		if sym == nil {
+			return nil
+		}
+		sel = sym.SelectionRange
+	}
+	syms, err := c.documentSymbols(ctx, doc)
+	if err != nil {
+		return nil
+	}
+	all := flatten(syms)
+	for _, fs := range all {
+		if fs.sym().SelectionRange == sel {
+			return c.symbolRefOf(doc, all, fs)
+		}
+	}
+	return nil
+}
+
+// declModifiers are the keywords read as modifiers from a declaration's
+// text before its name.
+var declModifiers = []string{"public", "private", "protected", "internal", "static", "abstract", "virtual", "override",
+	"sealed", "readonly", "const", "async", "extern", "partial", "unsafe", "volatile", "export", "default", "declare", "final"}
+
+// envelope fills the declaration's part of the symbol envelope.
+func (c *call) envelope(ref *symbolRef, out *symbolInfoOutput) {
+	out.SymbolID, out.NamePath = c.symbolID(ref), ref.selector()
+	if segs := strings.Split(ref.path, "/"); len(segs) > 1 {
+		out.ContainingSymbol = strings.Join(segs[:len(segs)-1], "/")
+	}
+	l := c.locIn(ref.doc.mapper, ref.doc.uri, ref.sym.SelectionRange, detailStandard)
+	out.Declaration = &l
+	text := string(ref.doc.content())
+	if d, err := c.declText(ref, text); err == nil {
+		head := text[d.leadingStart():d.selEnd]
+		for _, w := range strings.FieldsFunc(head, func(r rune) bool { return !(r == '@' || r == '_' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') }) {
+			switch {
+			case slices.Contains(declModifiers, w) && !slices.Contains(out.Modifiers, w):
+				out.Modifiers = append(out.Modifiers, w)
+			case d.python && (w == "@staticmethod" || w == "@classmethod" || w == "@property"):
+				out.Modifiers = append(out.Modifiers, strings.TrimPrefix(w, "@"))
+			}
+		}
+		if out.Signature = strings.TrimSpace(ref.sym.Detail); out.Signature == "" || c.e.lang == "go" {
+			// gopls details are types ("func() float64"); the declaration's
+			// first line reads better.
+			sig := strings.TrimSpace(text[lineStart(text, d.start):lineEnd(text, d.selEnd)])
+			sig = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(sig, "{"), ":"))
+			if len(sig) > 300 {
+				sig = sig[:300] + "…"
+			}
+			out.Signature = sig
+		}
+	}
+	name := baseName(ref.path)
+	switch {
+	case c.e.lang == "go" && name != "" && strings.ToUpper(name[:1]) == name[:1]:
+		out.Modifiers = append(out.Modifiers, "exported")
+	case c.e.lang == "python" && strings.HasPrefix(name, "_") && !strings.HasSuffix(name, "__"):
+		out.Modifiers = append(out.Modifiers, "private")
+	}
+	if ref.overloads > 1 {
+		for _, fs := range ref.all {
+			o := c.symbolRefOf(ref.doc, ref.all, fs)
+			if o.path == ref.path && o.sym.Kind == ref.sym.Kind && o.overload != ref.overload {
+				line, _ := ref.doc.mapper.LineColumn(o.sym.SelectionRange.Start)
+				out.Overloads = append(out.Overloads, Overload{Selector: o.selector(), Signature: o.sym.Detail, Line: line})
+			}
+		}
+	}
 }
 
 func (c *call) definitions(ctx context.Context, r *resolved) ([]lsp.Location, error) {

@@ -410,3 +410,48 @@ func TestStructuredEditSchemas(t *testing.T) {
 		}
 	}
 }
+
+// The envelope of symbol_info: its symbol_id is stable across calls and
+// unrelated edits, and changes when the symbol is renamed.
+func TestSymbolEnvelopeGo(t *testing.T) {
+	e, _ := goEditEngine(t, nil)
+	info := func() map[string]any {
+		return mustInvoke(t, e, "symbol_info", map[string]any{"symbol": "edits.Shape.Area", "include_reference_count": true})
+	}
+	m := info()
+	for key, want := range map[string]any{
+		"name_path": "Shape/Area", "kind": "method", "containing_symbol": "Shape",
+		"signature": "func (s *Shape) Area() float64", "declaration.file": "edits/edits.go", "declaration.line": 12,
+		"reference_count": 0, "modifiers.0": "exported",
+	} {
+		if got := get(t, m, key); got != want {
+			t.Errorf("%s = %v, want %v in %s", key, got, want, dump(m))
+		}
+	}
+	if doc, _ := m["documentation"].(string); !strings.Contains(doc, "Area is not done yet") {
+		t.Errorf("documentation = %q", doc)
+	}
+	id := m["symbol_id"].(string)
+	if again := info()["symbol_id"]; again != id {
+		t.Errorf("symbol_id changed between calls: %v, %v", id, again)
+	}
+	if _, err := invokeConfirmed(t, e, "insert_before_symbol", map[string]any{"symbol": "edits.Shape", "text": "// Unrelated is new.\nconst Unrelated = 1"}); err != nil {
+		t.Fatal(err)
+	}
+	m = info()
+	if m["symbol_id"] != id || get(t, m, "declaration.line") != 15 {
+		t.Errorf("after an unrelated edit: %s (id was %s)", dump(m), id)
+	}
+	if _, err := invokeConfirmed(t, e, "rename_symbol", map[string]any{"symbol": "edits.Shape.Area", "new_name": "Surface"}); err != nil {
+		t.Fatal(err)
+	}
+	m = mustInvoke(t, e, "symbol_info", map[string]any{"symbol": "Shape/Surface", "file": "edits/edits.go"})
+	if m["symbol_id"] == id || m["name_path"] != "Shape/Surface" {
+		t.Errorf("after the rename: %s", dump(m))
+	}
+	// A name path also addresses read operations.
+	src := mustInvoke(t, e, "get_source", map[string]any{"symbol": "Shape/Label", "file": "edits/edits.go"})
+	if !strings.Contains(src["source"].(string), "func (s *Shape) Label() string") {
+		t.Errorf("get_source = %s", dump(src))
+	}
+}

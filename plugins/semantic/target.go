@@ -52,6 +52,13 @@ type Candidate struct {
 }
 
 func (c *call) resolveTarget(ctx context.Context, t Target) (*resolved, error) {
+	if isNamePath(t.Symbol) && t.Container == "" {
+		ref, err := c.resolveNamePath(ctx, "symbol", t.File, t.Symbol, t.Kind, failure.NotFound)
+		if err != nil {
+			return nil, err
+		}
+		return &resolved{doc: ref.doc, pos: ref.sym.SelectionRange.Start, sym: &ref.sym, name: ref.sym.Name}, nil
+	}
 	if t.Symbol != "" {
 		return c.resolveName(ctx, t)
 	}
@@ -510,6 +517,11 @@ type namePath struct {
 	index     int // 1-based "#n" selector; 0 when none
 }
 
+// isNamePath reports whether a symbol input uses the name path syntax
+// ("Shape/Area", "Area(int)", "Area#2") rather than a plain or dotted
+// name, which the server's workspace symbols resolve.
+func isNamePath(s string) bool { return strings.ContainsAny(s, "/#(") }
+
 // parseNamePath parses the address given in key. Segments are separated
 // by "/" or "." outside parentheses; an empty segment (as in "../x" or
 // "a//b") is invalid, so a file path is never taken for a name path.
@@ -611,6 +623,7 @@ type symbolRef struct {
 	// kind, of which there are overloads.
 	path                string
 	overload, overloads int
+	all                 []fileSymbol // the file's declarations
 }
 
 // selector is the name path that addresses exactly this symbol.
@@ -809,7 +822,7 @@ func (c *call) resolveNamePath(ctx context.Context, key, file, symbol, kindName 
 
 // symbolRefOf builds the reference of fs among the file's symbols all.
 func (c *call) symbolRefOf(doc *document, all []fileSymbol, fs fileSymbol) *symbolRef {
-	ref := &symbolRef{doc: doc, sym: fs.sym(), chain: fs.chain, path: strings.Join(fs.segs, "/")}
+	ref := &symbolRef{doc: doc, sym: fs.sym(), chain: fs.chain, path: strings.Join(fs.segs, "/"), all: all}
 	for _, o := range all {
 		if o.sym().Kind == ref.sym.Kind && slices.Equal(o.segs, fs.segs) {
 			ref.overloads++
