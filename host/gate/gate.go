@@ -132,9 +132,10 @@ func Run(ctx context.Context, opts Options, req Request) (*Result, error) {
 			fmt.Sprintf("gate %s after: %d error(s), %d warning(s)", req.Gate.ID, ca.Error, ca.Warning),
 			fmt.Sprintf("delta: %d new, %d fixed; policy %s", len(delta.New), len(delta.Fixed), policy))
 		if !res.Accepted {
+			bad := offending(policy, delta)
 			e := failure.New(failure.DiagnosticRegression,
 				"%s rejected the edit of %s: it adds %d diagnostic(s) that policy %s forbids (first: %s); nothing was written",
-				req.Gate.ID, names(req.Edits), len(delta.New), policy, delta.New[0])
+				req.Gate.ID, names(req.Edits), len(bad), policy, bad[0])
 			e.Details = map[string]any{"transaction": res}
 			return nil, e
 		}
@@ -152,14 +153,26 @@ func Run(ctx context.Context, opts Options, req Request) (*Result, error) {
 
 // accepts applies the policy to a delta.
 func accepts(policy string, d diagnostic.Delta) bool {
-	switch policy {
-	case Never:
-		return true
-	case NewWarnings:
-		return !d.Worse(diagnostic.Warning)
-	default:
-		return !d.Worse(diagnostic.Error)
+	return policy == Never || !d.Worse(threshold(policy))
+}
+
+// threshold is the least severity of a new diagnostic the policy rejects.
+func threshold(policy string) string {
+	if policy == NewWarnings {
+		return diagnostic.Warning
 	}
+	return diagnostic.Error
+}
+
+// offending are the new diagnostics the policy rejects.
+func offending(policy string, d diagnostic.Delta) []diagnostic.Diagnostic {
+	var out []diagnostic.Diagnostic
+	for _, n := range d.New {
+		if diagnostic.Rank(n.Severity) <= diagnostic.Rank(threshold(policy)) {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // Commit writes the edits all or nothing, each file checked to still
