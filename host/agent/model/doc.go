@@ -1,0 +1,20 @@
+// Package model talks to language models through the providers' official
+// SDKs: openai-go for OpenAI, Ollama and other OpenAI-compatible servers
+// (vLLM, LM Studio, llama.cpp), anthropic-sdk-go for Anthropic.
+//
+// A Provider sends one Request (system prompt, conversation, tool
+// definitions) and returns the model's next message: text, tool calls or
+// both. The conversation is provider-neutral; each provider translates it
+// to its wire format and back, so an agent loop can switch providers
+// between runs without changing its transcript.
+//
+// Responses are untrusted: a body larger than MaxResponseBytes, malformed
+// JSON, tool arguments that are not a JSON object and calls to tools that
+// were not offered are errors wrapping ErrBadResponse, so a caller can
+// tell a misbehaving model from a failing network. API keys come from the
+// environment (Config.APIKeyEnv) and never appear in errors: anything the
+// server echoes back is redacted.
+//
+// Additions to the agreed API: Config.MaxRetries, MaxResponseBytes,
+// ErrBadResponse, Providers and the StopReason constants.
+package model

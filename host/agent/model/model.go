@@ -1,0 +1,289 @@
+package model
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"net/http"
+	"regexp"
+	"strings"
+
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
+)
+
+// Role is the author of a message. "system" is not a message role: the
+// system prompt is Request.System.
+type Role string
+
+// Message roles.
+const (
+	User      Role = "user"
+	Assistant Role = "assistant"
+	Tool      Role = "tool"
+)
+
+// Stop reasons every provider maps its own onto; an unknown reason is
+// passed through as the provider sent it.
+const (
+	EndTurn   = "end_turn"
+	ToolUse   = "tool_use"
+	MaxTokens = "max_tokens"
+)
+
+// ToolCall is one call the model asks for.
+type ToolCall struct {
+	ID        string          `json:"id"`
+	Name      string          `json:"name"`
+	Arguments json.RawMessage `json:"arguments"`
+}
+
+// Message is one turn of the conversation. A Tool message answers the
+// ToolCall with ID ToolCallID; IsError marks a failed call.
+type Message struct {
+	Role       Role       `json:"role"`
+	Content    string     `json:"content,omitempty"`
+	ToolCalls  []ToolCall `json:"tool_calls,omitempty"`
+	ToolCallID string     `json:"tool_call_id,omitempty"`
+	IsError    bool       `json:"is_error,omitempty"`
+}
+
+// ToolDef is a tool offered to the model. Name matches ^[a-zA-Z0-9_-]{1,64}$
+// (both APIs reject anything else); InputSchema is a JSON Schema object.
+type ToolDef struct {
+	Name        string
+	Description string
+	InputSchema json.RawMessage
+}
+
+// Request is one call to a model. Zero Model, Temperature or MaxTokens take
+// the provider's configured values.
+type Request struct {
+	Model       string
+	System      string
+	Messages    []Message
+	Tools       []ToolDef
+	Temperature *float64
+	MaxTokens   int
+}
+
+// Usage counts the tokens of one call as the provider reported them.
+type Usage struct {
+	InputTokens, OutputTokens int
+}
+
+// Response is the model's answer: Message has Role Assistant.
+type Response struct {
+	Message    Message
+	StopReason string // EndTurn, ToolUse, MaxTokens or the provider's own
+	Usage      Usage
+}
+
+// Provider is one model endpoint. Stream, if non-nil, receives text deltas
+// as they arrive (the call then uses the provider's streaming API); the
+// full Response is returned either way.
+type Provider interface {
+	Complete(ctx context.Context, req *Request, stream func(delta string)) (*Response, error)
+	Name() string
+}
+
+// Config selects and configures a provider.
+type Config struct {
+	Provider    string // openai | anthropic | ollama | openai-compatible
+	Model       string
+	BaseURL     string // required for openai-compatible; defaults for the others
+	APIKeyEnv   string // env var holding the key; defaults OPENAI_API_KEY / ANTHROPIC_API_KEY
+	Temperature *float64
+	MaxTokens   int
+	HTTPClient  *http.Client
+	MaxRetries  *int // SDK retries of 408/429/5xx; nil keeps the SDK default (2)
+}
+
+// Providers are the names Config.Provider accepts.
+var Providers = []string{"openai", "anthropic", "ollama", "openai-compatible"}
+
+// MaxResponseBytes bounds one HTTP response body (JSON or the whole SSE
+// stream); a larger response fails with ErrBadResponse.
+const MaxResponseBytes = 8 << 20
+
+// defaultMaxTokens is sent when neither the request nor the config sets a
+// limit: Anthropic requires one, and an unbounded answer is a budget leak.
+const defaultMaxTokens = 4096
+
+// ErrBadResponse is wrapped by every error about what a server answered
+// (as opposed to configuration or transport errors).
+var ErrBadResponse = errors.New("bad model response")
+
+var toolNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// New returns the provider cfg describes. getenv reads the API key
+// (os.Getenv in production); the key is never logged or put in an error.
+func New(cfg Config, getenv func(string) string) (Provider, error) {
+	if getenv == nil {
+		getenv = func(string) string { return "" }
+	}
+	if strings.TrimSpace(cfg.Model) == "" {
+		return nil, &failure.Error{Code: failure.InvalidInput, Field: "model", Message: fmt.Sprintf("no model named for provider %q", cfg.Provider)}
+	}
+	if cfg.MaxTokens < 0 {
+		return nil, &failure.Error{Code: failure.InvalidInput, Field: "maxTokens", Message: fmt.Sprintf("%d is negative", cfg.MaxTokens)}
+	}
+	if t := cfg.Temperature; t != nil && (*t < 0 || *t > 2) {
+		return nil, &failure.Error{Code: failure.InvalidInput, Field: "temperature", Message: fmt.Sprintf("%g is outside [0, 2]", *t)}
+	}
+	if cfg.BaseURL != "" {
+		if err := checkBaseURL(cfg.BaseURL); err != nil {
+			return nil, err
+		}
+	}
+	switch cfg.Provider {
+	case "openai":
+		key, err := apiKey(cfg, "OPENAI_API_KEY", getenv)
+		if err != nil {
+			return nil, err
+		}
+		return newOpenAI(cfg, key, "https://api.openai.com/v1/"), nil
+	case "ollama":
+		// Ollama ignores the key; a caller may still name one for a proxy.
+		key := ""
+		if cfg.APIKeyEnv != "" {
+			key = getenv(cfg.APIKeyEnv)
+		}
+		return newOpenAI(cfg, key, "http://localhost:11434/v1/"), nil
+	case "openai-compatible":
+		if cfg.BaseURL == "" {
+			return nil, &failure.Error{Code: failure.InvalidInput, Field: "baseURL", Message: "provider openai-compatible needs the server's base URL (for example http://localhost:8000/v1)"}
+		}
+		key := ""
+		if cfg.APIKeyEnv != "" {
+			key = getenv(cfg.APIKeyEnv)
+		}
+		return newOpenAI(cfg, key, ""), nil
+	case "anthropic":
+		key, err := apiKey(cfg, "ANTHROPIC_API_KEY", getenv)
+		if err != nil {
+			return nil, err
+		}
+		return newAnthropic(cfg, key), nil
+	case "":
+		return nil, &failure.Error{Code: failure.InvalidInput, Field: "provider", Message: "no provider named; want one of " + strings.Join(Providers, ", ")}
+	default:
+		return nil, &failure.Error{Code: failure.InvalidInput, Field: "provider", Message: fmt.Sprintf("unknown provider %q; want one of %s", cfg.Provider, strings.Join(Providers, ", "))}
+	}
+}
+
+func apiKey(cfg Config, def string, getenv func(string) string) (string, error) {
+	env := cfg.APIKeyEnv
+	if env == "" {
+		env = def
+	}
+	key := strings.TrimSpace(getenv(env))
+	if key == "" {
+		return "", &failure.Error{Code: failure.Precondition, Field: "apiKeyEnv",
+			Message: fmt.Sprintf("provider %s needs an API key in the environment variable %s, which is empty", cfg.Provider, env)}
+	}
+	return key, nil
+}
+
+func checkBaseURL(u string) error {
+	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {
+		return &failure.Error{Code: failure.InvalidInput, Field: "baseURL", Message: fmt.Sprintf("%q is not an http(s) URL", u)}
+	}
+	return nil
+}
+
+// checkRequest rejects what both APIs would reject, with the field named,
+// before anything is sent.
+func checkRequest(req *Request) error {
+	if req == nil {
+		return failure.New(failure.InvalidInput, "no request")
+	}
+	for i, t := range req.Tools {
+		if !toolNameRE.MatchString(t.Name) {
+			return &failure.Error{Code: failure.InvalidInput, Field: fmt.Sprintf("tools[%d].name", i), Message: fmt.Sprintf("%q does not match ^[a-zA-Z0-9_-]{1,64}$", t.Name)}
+		}
+		if len(t.InputSchema) > 0 {
+			var obj map[string]any
+			if err := json.Unmarshal(t.InputSchema, &obj); err != nil {
+				return &failure.Error{Code: failure.InvalidInput, Field: fmt.Sprintf("tools[%d].input_schema", i), Message: "not a JSON object", Err: err}
+			}
+		}
+	}
+	for i, m := range req.Messages {
+		switch m.Role {
+		case User, Assistant:
+		case Tool:
+			if m.ToolCallID == "" {
+				return &failure.Error{Code: failure.InvalidInput, Field: fmt.Sprintf("messages[%d].tool_call_id", i), Message: "a tool message must name the call it answers"}
+			}
+		default:
+			return &failure.Error{Code: failure.InvalidInput, Field: fmt.Sprintf("messages[%d].role", i), Message: fmt.Sprintf("%q is not user, assistant or tool", m.Role)}
+		}
+	}
+	return nil
+}
+
+// checkResponse validates the calls the model made: each names an offered
+// tool and has a JSON object as arguments (empty arguments become {}).
+func checkResponse(req *Request, resp *Response) error {
+	for i := range resp.Message.ToolCalls {
+		c := &resp.Message.ToolCalls[i]
+		if !offered(req.Tools, c.Name) {
+			return fmt.Errorf("%w: tool call %d names %q, which is not among the %d tools offered", ErrBadResponse, i, clip(c.Name), len(req.Tools))
+		}
+		if len(strings.TrimSpace(string(c.Arguments))) == 0 {
+			c.Arguments = json.RawMessage("{}")
+		}
+		var obj map[string]any
+		if err := json.Unmarshal(c.Arguments, &obj); err != nil || obj == nil {
+			return fmt.Errorf("%w: arguments of tool call %d (%s) are not a JSON object: %s", ErrBadResponse, i, c.Name, clip(string(c.Arguments)))
+		}
+		if c.ID == "" {
+			c.ID = fmt.Sprintf("call_%d", i)
+		}
+	}
+	return nil
+}
+
+func offered(tools []ToolDef, name string) bool {
+	for _, t := range tools {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// clip shortens server-controlled text quoted in an error.
+func clip(s string) string {
+	const n = 200
+	if len(s) <= n {
+		return s
+	}
+	return s[:n] + "…"
+}
+
+// maxTokens picks the request's limit, else the config's, else the default.
+func maxTokens(req *Request, cfg Config) int {
+	switch {
+	case req.MaxTokens > 0:
+		return req.MaxTokens
+	case cfg.MaxTokens > 0:
+		return cfg.MaxTokens
+	}
+	return defaultMaxTokens
+}
+
+func temperature(req *Request, cfg Config) *float64 {
+	if req.Temperature != nil {
+		return req.Temperature
+	}
+	return cfg.Temperature
+}
+
+func modelName(req *Request, cfg Config) string {
+	if req.Model != "" {
+		return req.Model
+	}
+	return cfg.Model
+}
