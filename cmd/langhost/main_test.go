@@ -24,6 +24,16 @@ type cli struct {
 	// .langhost.yaml and .langhost/languages.
 	ws   string
 	json bool
+	// format, if set, is passed as --format instead of json or text;
+	// "-" passes no --format at all.
+	format string
+	// raw runs the arguments as given, without the test workspace,
+	// specs and format (for __complete, whose last argument is the word
+	// being completed).
+	raw bool
+	// stdin is the command's standard input; tty makes stdout a terminal.
+	stdin string
+	tty   bool
 }
 
 type outcome struct {
@@ -43,7 +53,8 @@ func (c *cli) run(args ...string) outcome {
 	c.t.Helper()
 	var out, errOut bytes.Buffer
 	f := &factory{
-		io: &ioStreams{In: strings.NewReader(""), Out: &out, ErrOut: &errOut},
+		io:      &ioStreams{In: strings.NewReader(c.stdin), Out: &out, ErrOut: &errOut, OutTTY: c.tty},
+		logPath: filepath.Join(c.dir, "langhost.log"),
 		paths: config.Paths{User: filepath.Join(c.dir, "user.yaml"), Workspace: filepath.Join(c.dir, ".langhost.yaml"),
 			Trust: filepath.Join(c.dir, "trusted.json")},
 		env: func(k string) (string, bool) {
@@ -57,13 +68,19 @@ func (c *cli) run(args ...string) outcome {
 	}
 	specsAbs, _ := filepath.Abs("testdata/specs")
 	full := append([]string{"--workspace", wsAbs, "--languages", specsAbs}, args...)
-	if c.json {
+	switch {
+	case c.raw:
+		full = args
+	case c.format == "-":
+	case c.format != "":
+		full = append(full, "--format", c.format)
+	case c.json:
 		full = append(full, "--format", "json")
-	} else {
+	default:
 		full = append(full, "--format", "text")
 	}
 	o := outcome{code: execute(context.Background(), f, full), stdout: out.String(), stderr: errOut.String()}
-	if c.json && o.stdout != "" {
+	if c.json && c.format == "" && !c.raw && o.stdout != "" {
 		if err := json.Unmarshal(out.Bytes(), &o.env); err != nil {
 			c.t.Fatalf("stdout is not one JSON envelope: %v\n%s", err, o.stdout)
 		}
@@ -138,7 +155,7 @@ func TestRunResultData(t *testing.T) {
 		OK          bool
 		ExitCode    int
 		Diagnostics []struct {
-			File     string
+			Path     string
 			Line     int
 			Severity string
 			Message  string
@@ -151,7 +168,7 @@ func TestRunResultData(t *testing.T) {
 	if res.OK || res.ExitCode != 1 || len(res.Diagnostics) != 1 {
 		t.Fatalf("result = %+v", res)
 	}
-	if d := res.Diagnostics[0]; d.File != "./src/bad.txt" || d.Line != 2 || d.Severity != "error" || d.Message != "here" {
+	if d := res.Diagnostics[0]; d.Path != "src/bad.txt" || d.Line != 2 || d.Severity != "error" || d.Message != "here" {
 		t.Errorf("diagnostic = %+v", d)
 	}
 	if o.env.CommandID != "demo.check" {
@@ -178,7 +195,7 @@ func TestTextFormat(t *testing.T) {
 		t.Errorf("text table: %d\n%s", o.code, o.stdout)
 	}
 	o = c.run("run", "demo.check", "path=src/bad.txt")
-	if o.code != 1 || !strings.Contains(o.stdout, "./src/bad.txt:2: error: here") || !strings.Contains(o.stderr, "error: demo.check failed") {
+	if o.code != 1 || !strings.Contains(o.stdout, "\nsrc/bad.txt:2: error: here\n") || !strings.Contains(o.stderr, "error: demo.check failed") {
 		t.Errorf("text run: %d\nstdout: %s\nstderr: %s", o.code, o.stdout, o.stderr)
 	}
 }

@@ -90,6 +90,9 @@ func (f *factory) loadHostFor(ctx context.Context, languages []string) (*host.Ho
 	if err != nil {
 		return nil, err
 	}
+	if err := checkSpecDirs(cfg); err != nil {
+		return nil, err
+	}
 	h, err := host.Open(ctx, cfg, f.log(), host.Options{Languages: languages, Builtins: builtin.Agents()})
 	if err != nil {
 		if !isFailure(err) {
@@ -216,6 +219,8 @@ func newRootCmd(f *factory) *cobra.Command {
 		newPluginCmd(f),
 		newServeCmd(f),
 		newDaemonCmd(f),
+		newVersionCmd(f),
+		newParseCmd(f),
 		newUndoCmd(f), newTransactionsCmd(f),
 	)
 	return root
@@ -259,6 +264,23 @@ func execute(ctx context.Context, f *factory, args []string) int {
 	p := printer{f: f}
 	p.failure(commandID, err)
 	return failure.CodeOf(err).ExitCode()
+}
+
+// checkSpecDirs makes a --languages directory that is not there a usage
+// error naming it (exit 2), not a missing tool or language later.
+func checkSpecDirs(cfg *config.Config) error {
+	for _, dir := range cfg.Languages {
+		st, err := os.Stat(dir)
+		if err == nil && st.IsDir() {
+			continue
+		}
+		msg := fmt.Sprintf("%s (from %s): not a directory", dir, cfg.Origin("languages"))
+		if err != nil {
+			msg = fmt.Sprintf("%s (from %s): %v", dir, cfg.Origin("languages"), errors.Unwrap(err))
+		}
+		return &failure.Error{Code: failure.InvalidInput, Field: "--languages", Message: msg}
+	}
+	return nil
 }
 
 func isFailure(err error) bool {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -34,7 +35,8 @@ Exit code 0 means the tool succeeded, 1 that it ran and reported failure
 		Example: `  langhost run go.build path=./...
   langhost run go.test --input '{"path": "./...", "run": "TestParse"}'
   langhost run python.format path=src --yes`,
-		Args: cobra.MinimumNArgs(1),
+		Args:              cobra.MinimumNArgs(1),
+		ValidArgsFunction: toolArg(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.id, opts.pairs = args[0], args[1:]
 			return runRun(cmd, opts)
@@ -71,39 +73,59 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		err = failure.New(failure.ToolFailed, "%s failed with exit code %d", t.ID, res.ExitCode)
 	}
 	return printer{opts.f}.result(t.ID, res, err, func(w io.Writer) error {
-		return printResult(w, res)
+		return printResult(w, opts.f.style(), res)
 	})
 }
 
-func printResult(w io.Writer, res *registry.Result) error {
+// printResult writes a tool's result for reading: the command line,
+// diagnostics as path:line:col: severity: message, test outcomes, parsed
+// outputs and a semantic operation's answer as fields and tables, diffs
+// raw, and the tool's own output when it failed without diagnostics.
+func printResult(w io.Writer, st style, res *registry.Result) error {
+	r := renderer{w: w, st: st}
 	if len(res.Command) > 0 {
-		fmt.Fprintf(w, "$ %s\n", strings.Join(res.Command, " "))
+		fmt.Fprintf(w, "%s\n", st.dim("$ "+strings.Join(res.Command, " ")))
 	}
 	if res.UsedFallback {
 		fmt.Fprintln(w, "(primary executable not installed: ran the fallback)")
 	}
 	for _, d := range res.Diagnostics {
-		loc := d.Path
-		if d.Line > 0 {
-			loc += fmt.Sprintf(":%d", d.Line)
-			if d.Column > 0 {
-				loc += fmt.Sprintf(":%d", d.Column)
+		fmt.Fprintln(w, r.diagnostic(d))
+	}
+	if t := res.Tests; t != nil {
+		fmt.Fprintf(w, "tests: %d passed, %d failed, %d skipped\n", t.Passed, t.Failed, t.Skipped)
+		for _, f := range t.Failures {
+			line := st.severity("failed") + " " + f.Name
+			if f.File != "" {
+				line += fmt.Sprintf("  %s:%d", f.File, f.Line)
 			}
+			if f.Message != "" {
+				line += ": " + f.Message
+			}
+			fmt.Fprintln(w, line)
 		}
-		code := ""
-		if d.Code != "" {
-			code = " " + d.Code
-		}
-		fmt.Fprintf(w, "%s: %s%s: %s\n", loc, d.Severity, code, d.Message)
+	}
+	if res.Files != nil {
+		fmt.Fprintf(w, "files that would change: %s\n", listOrNone(res.Files))
 	}
 	for _, name := range sortedOutputNames(res.Outputs) {
 		if _, isDiags := res.Outputs[name].([]diagnostic.Diagnostic); isDiags {
 			continue // printed above
 		}
-		fmt.Fprintf(w, "%s: %s\n", name, compactJSON(res.Outputs[name]))
+		raw, err := json.Marshal(res.Outputs[name])
+		if err != nil {
+			return fmt.Errorf("output %s: %w", name, err)
+		}
+		v, err := decodeValue(raw)
+		if err != nil {
+			return fmt.Errorf("output %s: %w", name, err)
+		}
+		r.field("", name, v)
 	}
 	if len(res.Data) > 0 {
-		fmt.Fprintf(w, "%s\n", indentJSON(res.Data))
+		if err := r.renderJSON(res.Data); err != nil {
+			return err
+		}
 	}
 	if len(res.Diagnostics) == 0 && !res.OK {
 		tail := res.Stderr
@@ -117,7 +139,14 @@ func printResult(w io.Writer, res *registry.Result) error {
 		status = "failed"
 	}
 	if len(res.Command) > 0 {
-		fmt.Fprintf(w, "%s (exit code %d, %.0f ms)\n", status, res.ExitCode, res.DurationMS)
+		fmt.Fprintf(w, "%s (exit code %d, %.0f ms)\n", st.severity(status), res.ExitCode, res.DurationMS)
 	}
 	return nil
+}
+
+func listOrNone(items []string) string {
+	if len(items) == 0 {
+		return "(none)"
+	}
+	return strings.Join(items, ", ")
 }

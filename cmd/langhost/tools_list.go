@@ -1,8 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"io"
 	"slices"
+	"strings"
+
+	"github.com/langhost/langhost/internal/textdist"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 
 	"github.com/langhost/langhost/host/registry"
 	"github.com/spf13/cobra"
@@ -43,6 +48,9 @@ func toolsListRun(cmd *cobra.Command, opts *toolsListOptions) error {
 		return err
 	}
 	warnProblems(opts.f, h.Specs.Problems)
+	if err := knownLanguage(h.Registry, opts.language); err != nil {
+		return err
+	}
 	list := []toolSummary{}
 	for _, t := range h.Registry.Tools() {
 		if !matches(t, opts.language, opts.category) {
@@ -66,4 +74,26 @@ func toolsListRun(cmd *cobra.Command, opts *toolsListOptions) error {
 
 func matches(t *registry.Tool, language, category string) bool {
 	return (language == "" || t.Language == language) && (category == "" || slices.Contains(t.Categories, category))
+}
+
+// knownLanguage checks a --language filter: an unknown language is not
+// found, with suggestions, rather than an empty list.
+func knownLanguage(reg *registry.Registry, language string) error {
+	if language == "" {
+		return nil
+	}
+	var known []string
+	for _, t := range reg.Tools() {
+		if t.Language == language {
+			return nil
+		}
+		if !slices.Contains(known, t.Language) {
+			known = append(known, t.Language)
+		}
+	}
+	msg := fmt.Sprintf("unknown language %q", language)
+	if s := textdist.Ranked(language, known, 3); len(s) > 0 {
+		msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(s, ", "))
+	}
+	return &failure.Error{Code: failure.NotFound, Field: "--language", Message: msg}
 }

@@ -17,17 +17,18 @@ import (
 
 	"github.com/langhost/langhost/host/runner"
 	"github.com/langhost/langhost/host/spec"
+	"github.com/langhost/langhost/internal/textdist"
 )
 
 // Tool is one tool's requirement.
 type Tool struct {
-	ID              string  `json:"id"`
-	Command         string  `json:"command"`
-	CommandLine     string  `json:"commandLine"` // with <placeholders> for inputs
-	Purpose         string  `json:"purpose"`
-	Fallback        string  `json:"fallback,omitempty"` // fallback command line
-	FallbackCommand string  `json:"fallbackCommand,omitempty"`
-	Install         string  `json:"install,omitempty"`
+	ID              string `json:"id"`
+	Command         string `json:"command"`
+	CommandLine     string `json:"commandLine"` // with <placeholders> for inputs
+	Purpose         string `json:"purpose"`
+	Fallback        string `json:"fallback,omitempty"` // fallback command line
+	FallbackCommand string `json:"fallbackCommand,omitempty"`
+	Install         string `json:"install,omitempty"`
 	// InstallCommand is the command that installs Install (see
 	// InstallCommand); InstallNote says why there is none.
 	InstallCommand  string  `json:"installCommand,omitempty"`
@@ -92,6 +93,13 @@ func Collect(set *spec.Set, ids []string) ([]Language, error) {
 	var out []Language
 	for _, id := range ids {
 		if _, ok := set.Language(id); !ok {
+			known := make([]string, len(set.Languages))
+			for i, f := range set.Languages {
+				known[i] = f.Language.ID
+			}
+			if s := textdist.Ranked(id, known, 3); len(s) > 0 {
+				return nil, fmt.Errorf("unknown language %q (did you mean %s?)", id, strings.Join(s, ", "))
+			}
 			return nil, fmt.Errorf("unknown language %q", id)
 		}
 	}
