@@ -585,8 +585,10 @@ func addMember(ctx context.Context, c *call, in *addMemberInput) (*symbolEditOut
 				break
 			}
 		}
+		// Fields and properties stack; methods and constructors are
+		// set apart by a blank line.
 		sep := "\n"
-		if group != "field" {
+		if group != "field" && group != "property" {
 			sep = "\n\n"
 		}
 		if anchor >= 0 {

@@ -593,6 +593,7 @@ func (s *server) codeAction(params json.RawMessage) (any, *rpcError) {
 			actions = append(actions, s.action("Insert ';'", "quickfix", []any{d}, codeActionData{URI: f.URI, Action: "insertSemicolon", Line: line}))
 		}
 	}
+	actions = append(actions, s.refactorings(f, p.Range, wants)...)
 	if _, _, _, unsorted := usingBlock(f); unsorted && wants("source.organizeImports") {
 		actions = append(actions, s.action("Sort Usings", "source.organizeImports", nil, codeActionData{URI: f.URI, Action: "sortUsings"}))
 	}
@@ -632,6 +633,13 @@ func (s *server) actionEdit(d codeActionData) (any, *rpcError) {
 		edits = []textEdit{{Range: lspRange{Start: position{first, 0}, End: position{last, utf16Col(f.Lines[last], len(f.Lines[last]))}},
 			NewText: strings.Join(sorted, "\n")}}
 	default:
+		if strings.HasPrefix(d.Action, "implementInterface:") {
+			var rerr *rpcError
+			if edits, rerr = s.implementInterfaceEdit(f, d); rerr != nil {
+				return nil, rerr
+			}
+			break
+		}
 		return nil, &rpcError{Code: codeInvalidParams, Message: "unknown code action " + d.Action}
 	}
 	return map[string]any{"documentChanges": []any{map[string]any{
