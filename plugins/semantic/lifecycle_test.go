@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -265,7 +266,7 @@ func TestBadInputs(t *testing.T) {
 
 func TestOperationsCatalogue(t *testing.T) {
 	ops := Operations()
-	if len(ops) != 15 {
+	if len(ops) != len(catalogue) || len(ops) < 15 {
 		t.Fatalf("%d operations", len(ops))
 	}
 	for _, op := range ops {
@@ -276,7 +277,8 @@ func TestOperationsCatalogue(t *testing.T) {
 		if err := json.Unmarshal(op.OutputSchema, &out); err != nil || out["type"] != "object" {
 			t.Errorf("%s output schema: %s", op.Name, op.OutputSchema)
 		}
-		if (op.SideEffects == "workspace") != (op.Name == "rename" || op.Name == "code_actions") {
+		// Operations that write need confirmation: precondition_failed.
+		if (op.SideEffects == "workspace") != slices.Contains(op.FailureCodes, string(failure.Precondition)) {
 			t.Errorf("%s side effects %q", op.Name, op.SideEffects)
 		}
 	}
