@@ -1,12 +1,14 @@
 package semantic
 
 import (
+	"context"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/langhost/langhost/plugins/pluginapi"
 	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
@@ -40,7 +42,7 @@ func Keep() int { return 2 }
 
 // goEditEngine starts gopls on a fresh copy of the Go fixture with
 // edits/edits.go and extra files.
-func goEditEngine(t *testing.T, extra map[string]string) (*Engine, string) {
+func goEditEngine(t testing.TB, extra map[string]string) (*Engine, string) {
 	t.Helper()
 	requireTool(t, "gopls")
 	root := copyTree(t, filepath.Join("testdata", "gomod"))
@@ -453,5 +455,20 @@ func TestSymbolEnvelopeGo(t *testing.T) {
 	src := mustInvoke(t, e, "get_source", map[string]any{"symbol": "Shape/Label", "file": "edits/edits.go"})
 	if !strings.Contains(src["source"].(string), "func (s *Shape) Label() string") {
 		t.Errorf("get_source = %s", dump(src))
+	}
+}
+
+// BenchmarkReplaceSymbolBodyDryRun measures a structured edit on warm
+// gopls: name path resolution, the new text, and the transaction's
+// in-memory apply with diagnostics before and after; nothing is written.
+func BenchmarkReplaceSymbolBodyDryRun(b *testing.B) {
+	e, _ := goEditEngine(b, nil)
+	bodies := []string{"return float64(s.Sides) * 2", "return float64(s.Sides) * 3"}
+	ctx := context.Background()
+	for i := 0; b.Loop(); i++ {
+		raw, _ := json.Marshal(map[string]any{"symbol": "edits.Shape.Area", "body": bodies[i%2], "dry_run": true})
+		if _, err := e.Invoke(ctx, pluginapi.InvokeRequest{Operation: "replace_symbol_body", Input: raw}, nil); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
