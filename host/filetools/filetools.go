@@ -1,6 +1,7 @@
 // Package filetools registers the workspace file tools agents use:
 // workspace.read_file, workspace.list_files, workspace.search,
-// workspace.write_file and workspace.replace_in_file. Every path is
+// workspace.write_file, workspace.replace_in_file and workspace.undo.
+// Every path is
 // confined to the workspace; listing and search respect .gitignore; writes
 // are transactions: through the language server's edit_file when one
 // serves the file's language, else through the spec's gate tool
@@ -74,6 +75,7 @@ func Register(reg *registry.Registry, opts Options) error {
 		readOnly("list_files", "List the files of the workspace or a directory of it, optionally matching a glob (\"*.go\" matches names, \"src/**/*.ts\" paths); respects .gitignore.", listInput{}, ts.list),
 		readOnly("search", "Search file contents with a regular expression (Go RE2 syntax); respects .gitignore; returns path, line, column and the matching line.", searchInput{}, ts.search),
 		writer("write_file", "Write a file's whole content (creating it if missing) as a transaction: checked by the language server or the language's gate tool, rejected with diagnostic_regression when it adds errors (policy), recorded for langhost undo.", writeInput{}, ts.write),
+		writer("undo", "Undo an applied write or edit transaction (by id, default the newest not undone): restores the files' previous content, refused with precondition_failed naming the files changed since.", undoInput{}, ts.undo),
 		writer("replace_in_file", "Replace exact text in a file: each edit's old_text must occur exactly once (else anchor_not_resolved or ambiguous_target); applied as one transaction like write_file.", replaceInput{}, ts.replace),
 	} {
 		t.Language, t.Kind, t.Version, t.Source = Namespace, KindBuiltin, "1", "builtin"

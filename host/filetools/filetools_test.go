@@ -398,9 +398,10 @@ func TestWrite(t *testing.T) {
 				return
 			}
 			// Undo restores what was there before.
-			if _, err := txnlog.Undo(context.Background(), dir, out.TransactionID); err != nil {
+			if err := call(t, reg, "workspace.undo", map[string]any{"id": out.TransactionID}, nil); err != nil {
 				t.Fatal(err)
 			}
+			wantFailure(t, call(t, reg, "workspace.undo", map[string]any{"id": out.TransactionID}, nil), failure.Precondition, "id")
 			got, err := os.ReadFile(filepath.Join(dir, tt.file))
 			if len(before) == 0 {
 				if !errors.Is(err, os.ErrNotExist) {
@@ -422,7 +423,7 @@ func TestWriteNeedsConfirmation(t *testing.T) {
 		t.Errorf("written without confirmation: %q", got)
 	}
 	for _, tool := range reg.Tools() {
-		readOnly := !strings.Contains(tool.ID, "write") && !strings.Contains(tool.ID, "replace")
+		readOnly := !strings.Contains(tool.ID, "write") && !strings.Contains(tool.ID, "replace") && !strings.Contains(tool.ID, "undo")
 		if tool.ReadOnly != readOnly || tool.RequiresConfirmation == readOnly || (tool.SideEffects == "none") != readOnly || tool.Kind != KindBuiltin {
 			t.Errorf("%s: readOnly %v, confirmation %v, side effects %s, kind %s", tool.ID, tool.ReadOnly, tool.RequiresConfirmation, tool.SideEffects, tool.Kind)
 		}
