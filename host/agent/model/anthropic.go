@@ -44,15 +44,14 @@ func (p *anthropicProvider) Complete(ctx context.Context, req *Request, stream f
 	if err != nil {
 		return nil, err
 	}
-	var msg *anthropic.Message
-	if stream != nil {
-		msg, err = p.stream(ctx, params, stream)
-	} else {
-		msg, err = p.client.Messages.New(ctx, params)
-	}
 	var resp *Response
-	if err == nil {
-		resp, err = anthropicResponse(msg)
+	if stream != nil {
+		resp, err = p.stream(ctx, params, stream)
+	} else {
+		var msg *anthropic.Message
+		if msg, err = p.client.Messages.New(ctx, params); err == nil {
+			resp, err = anthropicResponse(msg)
+		}
 	}
 	if err == nil {
 		err = checkResponse(req, resp)
@@ -151,22 +150,56 @@ func appendUser(msgs []anthropic.MessageParam, block anthropic.ContentBlockParam
 	return append(msgs, anthropic.NewUserMessage(block))
 }
 
-func (p *anthropicProvider) stream(ctx context.Context, params anthropic.MessageNewParams, emit func(string)) (*anthropic.Message, error) {
+// stream accumulates the events itself: the SDK's accumulator copies the
+// text on every delta (quadratic in the number of deltas) and silently
+// drops tool input that is not valid JSON, which must be an error here.
+func (p *anthropicProvider) stream(ctx context.Context, params anthropic.MessageNewParams, emit func(string)) (*Response, error) {
 	s := p.client.Messages.NewStreaming(ctx, params)
 	defer s.Close()
+	type block struct {
+		typ, id, name string
+		text          strings.Builder
+	}
 	var (
-		msg     anthropic.Message
+		blocks  []*block
+		resp    = &Response{Message: Message{Role: Assistant}}
 		stopped bool
 	)
 	for s.Next() {
 		ev := s.Current()
-		if err := msg.Accumulate(ev); err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrBadResponse, err)
-		}
 		switch ev.Type {
+		case "message_start":
+			resp.Usage.InputTokens = int(ev.Message.Usage.InputTokens)
+			resp.Usage.OutputTokens = int(ev.Message.Usage.OutputTokens)
+		case "content_block_start":
+			if ev.Index != int64(len(blocks)) {
+				return nil, fmt.Errorf("%w: content block %d started after %d blocks", ErrBadResponse, ev.Index, len(blocks))
+			}
+			cb := ev.ContentBlock
+			b := &block{typ: cb.Type, id: cb.ID, name: cb.Name}
+			if cb.Type == "text" {
+				b.text.WriteString(cb.Text)
+			}
+			blocks = append(blocks, b)
 		case "content_block_delta":
-			if ev.Delta.Type == "text_delta" && ev.Delta.Text != "" {
-				emit(ev.Delta.Text)
+			if ev.Index < 0 || ev.Index >= int64(len(blocks)) {
+				return nil, fmt.Errorf("%w: delta for content block %d of %d", ErrBadResponse, ev.Index, len(blocks))
+			}
+			b := blocks[ev.Index]
+			switch ev.Delta.Type {
+			case "text_delta":
+				b.text.WriteString(ev.Delta.Text)
+				if ev.Delta.Text != "" {
+					emit(ev.Delta.Text)
+				}
+			case "input_json_delta":
+				b.text.WriteString(ev.Delta.PartialJSON)
+			}
+		case "message_delta":
+			resp.StopReason = string(ev.Delta.StopReason)
+			resp.Usage.OutputTokens = int(ev.Usage.OutputTokens)
+			if ev.Usage.JSON.InputTokens.Valid() {
+				resp.Usage.InputTokens = int(ev.Usage.InputTokens)
 			}
 		case "message_stop":
 			stopped = true
@@ -178,7 +211,20 @@ func (p *anthropicProvider) stream(ctx context.Context, params anthropic.Message
 	if !stopped {
 		return nil, fmt.Errorf("%w: the stream ended without message_stop", ErrBadResponse)
 	}
-	return &msg, nil
+	if resp.StopReason == "" {
+		return nil, fmt.Errorf("%w: no stop_reason", ErrBadResponse)
+	}
+	var text strings.Builder
+	for _, b := range blocks {
+		switch b.typ {
+		case "text":
+			text.WriteString(b.text.String())
+		case "tool_use":
+			resp.Message.ToolCalls = append(resp.Message.ToolCalls, ToolCall{ID: b.id, Name: b.name, Arguments: json.RawMessage(b.text.String())})
+		}
+	}
+	resp.Message.Content = text.String()
+	return resp, nil
 }
 
 func anthropicResponse(msg *anthropic.Message) (*Response, error) {

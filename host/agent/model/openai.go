@@ -203,6 +203,9 @@ func (p *openAIProvider) stream(ctx context.Context, params openai.ChatCompletio
 				if tc.ID != "" {
 					c.ID = tc.ID
 				}
+				if len(c.Name)+len(tc.Function.Name) > 256 {
+					return nil, fmt.Errorf("%w: tool name longer than 256 bytes", ErrBadResponse)
+				}
 				c.Name += tc.Function.Name
 				args[tc.Index].WriteString(tc.Function.Arguments)
 			}

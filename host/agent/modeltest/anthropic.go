@@ -200,7 +200,7 @@ func (anthropicWire) write(w http.ResponseWriter, req *Request, reply *Reply) er
 	index := 0
 	if reply.Text != "" {
 		add("content_block_start", map[string]any{"index": index, "content_block": map[string]any{"type": "text", "text": ""}})
-		for _, piece := range chunks(reply.Text, 16) {
+		for _, piece := range chunks(reply.Text, max(16, len(reply.Text)/256)) {
 			add("content_block_delta", map[string]any{"index": index, "delta": map[string]any{"type": "text_delta", "text": piece}})
 		}
 		add("content_block_stop", map[string]any{"index": index})

@@ -182,7 +182,7 @@ func (openAIWire) write(w http.ResponseWriter, req *Request, reply *Reply) error
 	if err := chunk(map[string]any{"role": "assistant", "content": ""}, nil); err != nil {
 		return err
 	}
-	for _, piece := range chunks(reply.Text, 16) {
+	for _, piece := range chunks(reply.Text, max(16, len(reply.Text)/256)) {
 		if err := chunk(map[string]any{"content": piece}, nil); err != nil {
 			return err
 		}
