@@ -155,7 +155,7 @@ func TestGoplsDiagnostics(t *testing.T) {
 	e, _ := goEngine(t)
 	for _, in := range []map[string]any{{"file": "broken/broken.go"}, {}} {
 		out := mustInvoke(t, e, "diagnostics", in)
-		if get(t, out, "counts.error") != 1 || locOf(t, out, "diagnostics.0") != "broken/broken.go:5:14" ||
+		if get(t, out, "counts.error") != 1 || diagLoc(t, out, "diagnostics.0") != "broken/broken.go:5:14" ||
 			!strings.Contains(get(t, out, "diagnostics.0.message").(string), `cannot use "three"`) {
 			t.Errorf("diagnostics %v = %s", in, dump(out))
 		}

@@ -3,132 +3,273 @@ package semantic
 import (
 	"context"
 	"encoding/json"
-	"sort"
+	"fmt"
 	"strings"
 	"time"
 
 	"github.com/langhost/langhost/plugins/lsp"
+	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // pushWait bounds how long diagnostics wait for a server to publish.
 const pushWait = 15 * time.Second
 
+// Workspace diagnostics from a server that has no workspace/diagnostic
+// open every source file of the workspace, up to maxWorkspaceFiles, and
+// wait up to workspaceWait for the server to report on each: servers such
+// as pyright and typescript-language-server check only the files a client
+// opens, so what they published by themselves is a silent subset.
+const (
+	maxWorkspaceFiles = 500
+	workspaceWait     = 45 * time.Second
+)
+
 type diagnosticsInput struct {
 	File        string `json:"file,omitempty" jsonschema:"file to check; omit for the whole workspace"`
-	MinSeverity string `json:"minSeverity,omitempty" jsonschema:"lowest severity to report: error, warning, information or hint (default hint)"`
-	Detail      string `json:"detail,omitempty" jsonschema:"output detail: compact, standard (default) or full"`
+	MinSeverity string `json:"minSeverity,omitempty" jsonschema:"lowest severity to report: error, warning, info or hint (default hint)"`
+	Detail      string `json:"detail,omitempty" jsonschema:"output detail: compact (no code, source or end), standard (default) or full"`
 }
 
 func (in *diagnosticsInput) validate() error {
 	switch in.MinSeverity {
-	case "", "error", "warning", "information", "hint":
+	case "", diagnostic.Error, diagnostic.Warning, diagnostic.Info, "information", diagnostic.Hint:
 	default:
-		return fieldErr(failure.InvalidInput, "minSeverity", "unknown severity %q", in.MinSeverity)
+		return fieldErr(failure.InvalidInput, "minSeverity", "unknown severity %q (error, warning, info or hint)", in.MinSeverity)
 	}
 	return checkDetail(in.Detail)
 }
 
-// DiagnosticItem is one diagnostic.
-type DiagnosticItem struct {
-	Loc
-	Severity string `json:"severity"`
-	Code     string `json:"code,omitempty"`
-	Source   string `json:"source,omitempty"`
-	Message  string `json:"message"`
-}
-
 type diagnosticsOutput struct {
-	Diagnostics []DiagnosticItem `json:"diagnostics"`
-	Counts      map[string]int   `json:"counts"`
+	Diagnostics []diagnostic.Diagnostic `json:"diagnostics"`
+	Counts      diagnostic.Counts       `json:"counts"`
 	// Mode is "pull" (textDocument/diagnostic) or "push" (publishDiagnostics).
 	Mode string `json:"mode"`
+	// Complete is false when the server did not report on every file in
+	// time; Incomplete says which and why.
+	Complete   bool   `json:"complete"`
+	Incomplete string `json:"incomplete,omitempty" jsonschema:"why the diagnostics may be partial"`
+	// Files is the number of files checked.
+	Files int `json:"files"`
 }
 
-func severityRank(s string) lsp.DiagnosticSeverity {
-	switch s {
-	case "error":
-		return 1
-	case "warning":
-		return 2
-	case "information":
-		return 3
-	}
-	return 4
+// fileDiags are the diagnostics of one file as the server gave them.
+type fileDiags struct {
+	uri   lsp.DocumentURI
+	m     *lsp.Mapper // nil: read when converting
+	diags []lsp.Diagnostic
 }
 
 func diagnostics(ctx context.Context, c *call, in *diagnosticsInput) (*diagnosticsOutput, error) {
-	type fileDiags struct {
-		uri   lsp.DocumentURI
-		diags []lsp.Diagnostic
-	}
-	var all []fileDiags
 	pull := c.s.supports("diagnosticProvider", "textDocument/diagnostic")
-	out := &diagnosticsOutput{Mode: "push", Diagnostics: []DiagnosticItem{}, Counts: map[string]int{}}
+	out := &diagnosticsOutput{Mode: "push", Complete: true}
 	if pull {
 		out.Mode = "pull"
 	}
-	if in.File != "" {
-		doc, err := c.open(ctx, "file", in.File)
-		if err != nil {
+	var all []fileDiags
+	var err error
+	switch {
+	case in.File != "":
+		var doc *document
+		if doc, err = c.open(ctx, "file", in.File); err != nil {
 			return nil, err
 		}
-		diags, err := c.fileDiagnostics(ctx, doc, pull)
-		if err != nil {
-			return nil, err
-		}
-		all = append(all, fileDiags{doc.uri, diags})
-	} else if pull && workspaceDiagnostics(c.s) {
+		all, err = c.diagnosticsOfDocs(ctx, []*document{doc}, pull, pushWait, out)
+	case pull && workspaceDiagnostics(c.s):
 		var rep lsp.WorkspaceDiagnosticReport
-		if err := c.s.call(ctx, "workspace/diagnostic", map[string]any{"previousResultIds": []any{}}, &rep); err != nil {
+		if err = c.s.call(ctx, "workspace/diagnostic", map[string]any{"previousResultIds": []any{}}, &rep); err != nil {
 			return nil, err
 		}
 		for _, it := range rep.Items {
-			all = append(all, fileDiags{it.URI, it.Items})
+			all = append(all, fileDiags{uri: it.URI, diags: it.Items})
 		}
-	} else {
-		out.Mode = "push"
-		// Let the server finish the analysis it is doing, then report what
-		// it has published.
-		wctx, cancel := context.WithTimeout(ctx, pushWait)
-		_ = c.s.srv.WaitIdle(wctx, settleTime)
-		cancel()
-		for _, e := range c.s.srv.AllDiagnostics() {
-			all = append(all, fileDiags{e.URI, e.Diagnostics})
-		}
+	default:
+		all, err = c.workspaceFileDiagnostics(ctx, pull, out)
 	}
-	minSev := severityRank(in.MinSeverity)
+	if err != nil {
+		return nil, err
+	}
+	out.Files = len(all)
+	out.Diagnostics = c.shapeDiagnostics(all, in)
+	out.Counts = diagnostic.Count(out.Diagnostics)
+	return out, nil
+}
+
+// shapeDiagnostics converts the server's diagnostics to the one shape,
+// keeps those at least as severe as asked, sorted without duplicates.
+func (c *call) shapeDiagnostics(all []fileDiags, in *diagnosticsInput) []diagnostic.Diagnostic {
+	minRank := diagnostic.Rank(diagnostic.NormalizeSeverity(in.MinSeverity))
 	if in.MinSeverity == "" {
-		minSev = 4
+		minRank = diagnostic.Rank(diagnostic.Hint)
 	}
+	var ds []diagnostic.Diagnostic
 	for _, fd := range all {
-		for _, d := range fd.diags {
-			sev := d.Severity
-			if sev == 0 {
-				sev = 1
-			}
-			if sev > minSev {
+		m := fd.m
+		if m == nil {
+			m, _ = c.peekURI(fd.uri)
+		}
+		for _, d := range c.toDiagnostics(fd.uri, m, fd.diags) {
+			if diagnostic.Rank(d.Severity) > minRank {
 				continue
 			}
-			item := DiagnosticItem{Loc: c.loc(fd.uri, d.Range, in.Detail), Severity: sev.String(), Message: d.Message}
-			if in.Detail != detailCompact {
-				item.Code, item.Source = d.CodeString(), d.Source
+			if in.Detail == detailCompact {
+				d.Code, d.Source, d.EndLine, d.EndColumn = "", "", 0, 0
 			}
-			out.Counts[item.Severity]++
-			out.Diagnostics = append(out.Diagnostics, item)
+			ds = append(ds, d)
 		}
 	}
-	sort.SliceStable(out.Diagnostics, func(i, j int) bool {
-		a, b := out.Diagnostics[i], out.Diagnostics[j]
-		if a.File != b.File {
-			return a.File < b.File
+	return diagnostic.Normalize(ds)
+}
+
+// workspaceFileDiagnostics asks for the diagnostics of every source file
+// in the workspace, one file at a time, and adds what the server
+// published of its own accord for other workspace files.
+func (c *call) workspaceFileDiagnostics(ctx context.Context, pull bool, out *diagnosticsOutput) ([]fileDiags, error) {
+	if len(c.e.cfg.LanguageIDs) == 0 {
+		// Without them every file would be opened, README and images too.
+		out.Complete = false
+		out.Incomplete = "the server's configuration names no languageIds, so its source files are unknown: only what it published by itself is reported"
+		var all []fileDiags
+		for _, e := range c.s.srv.AllDiagnostics() {
+			if !strings.HasPrefix(c.e.relPath(e.URI), "/") {
+				all = append(all, fileDiags{uri: e.URI, diags: e.Diagnostics})
+			}
 		}
-		if a.Line != b.Line {
-			return a.Line < b.Line
+		return all, nil
+	}
+	var paths []string
+	more := false
+	walkFiles(c.e.root, func(path string) bool {
+		if !c.s.checks(path) {
+			return true
 		}
-		return a.Column < b.Column
+		if len(paths) == maxWorkspaceFiles {
+			more = true
+			return false
+		}
+		paths = append(paths, path)
+		return true
 	})
-	return out, nil
+	wait := workspaceWait
+	if dl, ok := ctx.Deadline(); ok {
+		// Leave time to answer with what arrived before the call's own
+		// deadline ends it with nothing.
+		wait = min(wait, time.Until(dl)*3/4)
+	}
+	wctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	var docs []*document
+	for _, p := range paths {
+		if wctx.Err() != nil {
+			break
+		}
+		doc, err := c.s.document(wctx, p)
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			continue // removed or replaced meanwhile: not a source file any more
+		}
+		docs = append(docs, doc)
+	}
+	all, err := c.diagnosticsOfDocs(ctx, docs, pull, wait, out)
+	if err != nil {
+		return nil, err
+	}
+	if n := len(paths) - len(docs); n > 0 && out.Complete {
+		out.Complete = false
+		out.Incomplete = fmt.Sprintf("%d of %d source files could not be opened within %s", n, len(paths), wait.Round(time.Second))
+	}
+	if more {
+		out.Complete = false
+		out.Incomplete = joinReason(out.Incomplete, fmt.Sprintf("the workspace has more than %d source files; only the first %d were checked (ask for a file, or a server with workspace diagnostics)", maxWorkspaceFiles, maxWorkspaceFiles))
+	}
+	if pull {
+		return all, nil
+	}
+	seen := map[lsp.DocumentURI]bool{}
+	for _, fd := range all {
+		seen[fd.uri] = true
+	}
+	for _, e := range c.s.srv.AllDiagnostics() {
+		if !seen[e.URI] && !strings.HasPrefix(c.e.relPath(e.URI), "/") {
+			all = append(all, fileDiags{uri: e.URI, diags: e.Diagnostics})
+		}
+	}
+	return all, nil
+}
+
+func joinReason(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// diagnosticsOfDocs returns the diagnostics of open documents: pulled one
+// by one, or the publications for their current versions once the server
+// has finished its work (no work-done progress, nothing sent for
+// settleTime). Files the server did not report on within wait make out
+// incomplete, naming them.
+func (c *call) diagnosticsOfDocs(ctx context.Context, docs []*document, pull bool, wait time.Duration, out *diagnosticsOutput) ([]fileDiags, error) {
+	all := make([]fileDiags, 0, len(docs))
+	if pull {
+		for _, d := range docs {
+			ds, err := c.fileDiagnostics(ctx, d, true)
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, fileDiags{uri: d.uri, m: d.mapper, diags: ds})
+		}
+		return all, nil
+	}
+	wctx, cancel := context.WithTimeout(ctx, wait)
+	defer cancel()
+	var missing []string
+	for _, d := range docs {
+		c.s.docMu.Lock()
+		version, since := d.version, d.syncSeq
+		c.s.docMu.Unlock()
+		_, err := c.s.srv.WaitDiagnostics(wctx, d.uri, func(e lsp.DiagnosticsEntry) bool {
+			if e.Version != nil {
+				return *e.Version >= version
+			}
+			return e.Seq > since
+		})
+		if err != nil {
+			if ctx.Err() != nil {
+				return nil, ctx.Err()
+			}
+			missing = append(missing, c.e.relPath(d.uri))
+		}
+	}
+	// Servers publish a file more than once (syntax, then types) and go
+	// on with dependents: take the publications once the server is idle.
+	settled := c.s.srv.WaitIdle(wctx, settleTime) == nil
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	for _, d := range docs {
+		e, _ := c.s.srv.Diagnostics(d.uri)
+		c.s.docMu.Lock()
+		m := d.mapper
+		c.s.docMu.Unlock()
+		all = append(all, fileDiags{uri: d.uri, m: m, diags: e.Diagnostics})
+	}
+	switch {
+	case len(missing) > 0:
+		out.Complete = false
+		shown := missing[:min(len(missing), 5)]
+		reason := fmt.Sprintf("%s published no diagnostics for %d of %d files within %s: %s", c.s.serverName(), len(missing), len(docs), wait.Round(time.Second), strings.Join(shown, ", "))
+		if len(missing) > len(shown) {
+			reason += ", ..."
+		}
+		out.Incomplete = joinReason(out.Incomplete, reason)
+	case !settled:
+		out.Complete = false
+		out.Incomplete = joinReason(out.Incomplete, fmt.Sprintf("%s was still working after %s (work-done progress or messages); later diagnostics may be missing", c.s.serverName(), wait.Round(time.Second)))
+	}
+	return all, nil
 }
 
 func workspaceDiagnostics(s *session) bool {

@@ -35,7 +35,7 @@ func TestPyright(t *testing.T) {
 	})
 	t.Run("diagnostics", func(t *testing.T) {
 		out := mustInvoke(t, e, "diagnostics", map[string]any{"file": "zoo/keeper.py"})
-		if get(t, out, "counts.error") != 1 || locOf(t, out, "diagnostics.0") != "zoo/keeper.py:13:18" || get(t, out, "diagnostics.0.code") != "reportAssignmentType" {
+		if get(t, out, "counts.error") != 1 || diagLoc(t, out, "diagnostics.0") != "zoo/keeper.py:13:18" || get(t, out, "diagnostics.0.code") != "reportAssignmentType" {
 			t.Errorf("diagnostics = %s", dump(out))
 		}
 	})

@@ -49,7 +49,7 @@ func TestTypeScriptLanguageServer(t *testing.T) {
 	})
 	t.Run("diagnostics", func(t *testing.T) {
 		out := mustInvoke(t, e, "diagnostics", map[string]any{"file": "src/calc.ts"})
-		if get(t, out, "counts.error") != 1 || locOf(t, out, "diagnostics.0") != "src/calc.ts:17:14" || get(t, out, "diagnostics.0.code") != "2322" {
+		if get(t, out, "counts.error") != 1 || diagLoc(t, out, "diagnostics.0") != "src/calc.ts:17:14" || get(t, out, "diagnostics.0.code") != "2322" {
 			t.Errorf("diagnostics = %s", dump(out))
 		}
 	})
