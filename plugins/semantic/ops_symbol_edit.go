@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 
@@ -655,18 +656,27 @@ func (in *updateImportsInput) validate() error {
 	if len(in.Add) == 0 && len(in.Remove) == 0 {
 		return fieldErr(failure.InvalidInput, "add", "give imports to add or remove")
 	}
-	for key, list := range map[string][]string{"add": in.Add, "remove": in.Remove} {
+	for _, key := range []string{"add", "remove"} {
+		list := in.Add
+		if key == "remove" {
+			list = in.Remove
+		}
 		if len(list) > 100 {
 			return fieldErr(failure.InvalidInput, key, "has %d entries; at most 100", len(list))
 		}
 		for i, s := range list {
-			if strings.TrimSpace(s) == "" || strings.ContainsAny(s, "\n\r\x00;") && !strings.HasPrefix(strings.TrimSpace(s), "using ") || len(s) > 512 || strings.Count(s, ";") > 1 || strings.ContainsAny(s, "\n\r\x00") {
-				return fieldErr(failure.InvalidInput, fmt.Sprintf("%s[%d]", key, i), "%q is not one import", s)
+			if len(s) > 512 || !importEntryRE.MatchString(strings.TrimSpace(s)) {
+				return fieldErr(failure.InvalidInput, fmt.Sprintf("%s[%d]", key, i), "%q is not one import (a Go import path with an optional alias, a Python module or import statement, a C# namespace)", s)
 			}
 		}
 	}
 	return in.txnOptions.validate()
 }
+
+// importEntryRE is what an update_imports entry may look like in any
+// language: names, dots, slashes and the words of an import statement;
+// no quotes inside, no statement separators, no line breaks.
+var importEntryRE = regexp.MustCompile(`^(?:using[ \t]+)?(?:static[ \t]+)?(?:[A-Za-z_.][\w.]*[ \t]+)?"?[\w.][\w.\-~+/@]*"?(?:[ \t]+import[ \t]+(?:\*|\(?[\w, ]+\)?))?(?:[ \t]+as[ \t]+\w+)?;?$`)
 
 func updateImports(ctx context.Context, c *call, in *updateImportsInput) (*symbolEditOutput, error) {
 	target, exists, err := c.editFileTarget(in.File)

@@ -253,6 +253,8 @@ func TestStructuredEditsHostileInput(t *testing.T) {
 		{"unknown policy", "delete_symbol", map[string]any{"symbol": "Keep", "policy": "sometimes"}, failure.InvalidInput, "policy"},
 		{"unknown packet", "delete_symbol", map[string]any{"symbol": "Keep", "packet": "loud"}, failure.InvalidInput, "packet"},
 		{"multi-line import", "update_imports", map[string]any{"file": file, "add": []string{"fmt\"\nfunc init() { panic(1) }\n//"}}, failure.InvalidInput, "add[0]"},
+		{"statement in an import", "update_imports", map[string]any{"file": file, "add": []string{`fmt" ; func init() { panic(1) } //`}}, failure.InvalidInput, "add[0]"},
+		{"quote in an import", "update_imports", map[string]any{"file": file, "add": []string{`f"mt`}}, failure.InvalidInput, "add[0]"},
 		{"bad new name", "rename_symbol", map[string]any{"symbol": "Keep", "new_name": "a/b"}, failure.InvalidInput, "new_name"},
 		{"huge range", "get_file_content", map[string]any{"file": file, "start_line": 5, "end_line": 2}, failure.InvalidInput, "end_line"},
 	}
@@ -368,6 +370,20 @@ func TestNamePath(t *testing.T) {
 	for name, want := range map[string]string{"(*Square).Area": "Square Area", "(List[T]).Push": "List Push", "Area(int)": "Area", "Dog": "Dog"} {
 		if segs, _, _ := symbolSegments(name); strings.Join(segs, " ") != want {
 			t.Errorf("symbolSegments(%q) = %q, want %q", name, segs, want)
+		}
+	}
+}
+
+func TestImportEntries(t *testing.T) {
+	for _, ok := range []string{"fmt", `"fmt"`, `f "fmt"`, "_ embed", "golang.org/x/tools/go/packages", "os", "from typing import List, Dict",
+		"from x import (a, b)", "import numpy as np", "from . import sibling", "System.Text", "using System.Text;", "using static System.Math;", "gopkg.in/yaml.v3"} {
+		if !importEntryRE.MatchString(ok) {
+			t.Errorf("%q rejected", ok)
+		}
+	}
+	for _, bad := range []string{`fmt"; func init() {}`, "os\nimport sys", "a; b", "import os; os.system('x')", `"a" "b" "c"`, "#", ""} {
+		if importEntryRE.MatchString(bad) {
+			t.Errorf("%q accepted", bad)
 		}
 	}
 }
