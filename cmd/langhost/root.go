@@ -222,6 +222,7 @@ func newRootCmd(f *factory) *cobra.Command {
 		newVersionCmd(f),
 		newParseCmd(f),
 		newUndoCmd(f), newTransactionsCmd(f),
+		newAgentsCmd(f), newAgentCmd(f),
 	)
 	return root
 }

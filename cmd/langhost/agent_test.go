@@ -1,0 +1,158 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/langhost/langhost/host/agent/modeltest"
+)
+
+// agentWorkspace is a Go module whose Add subtracts.
+func agentWorkspace(t *testing.T) string {
+	t.Helper()
+	ws := t.TempDir()
+	write(t, filepath.Join(ws, "go.mod"), "module example.com/calc\n\ngo 1.22\n")
+	write(t, filepath.Join(ws, "calc.go"), "package calc\n\n// Add returns the sum of a and b.\nfunc Add(a, b int) int {\n\treturn a - b\n}\n")
+	write(t, filepath.Join(ws, "calc_test.go"), "package calc\n\nimport \"testing\"\n\nfunc TestAdd(t *testing.T) {\n\tif Add(2, 3) != 5 {\n\t\tt.Fatal(\"Add(2, 3) != 5\")\n\t}\n}\n")
+	return ws
+}
+
+func scriptedServer(t *testing.T, script string) *modeltest.Server {
+	t.Helper()
+	s, err := modeltest.ParseScript(t.Name(), []byte(script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	return modeltest.NewServer(t, s)
+}
+
+const fixScript = `
+turns:
+  - expect: {tools_include: [workspace_replace_in_file, go_test], system_contains: ["Go"]}
+    reply:
+      tool_calls:
+        - name: workspace_replace_in_file
+          arguments: {path: calc.go, edits: [{old_text: "return a - b", new_text: "return a + b"}]}
+  - expect: {last_tool_result_is_error: false}
+    reply: {tool_calls: [{name: go_test, arguments: {}}]}
+  - expect: {last_tool_result_contains: '"passed":1'}
+    reply: {text: "Add returns a + b now; go test passes."}
+`
+
+func TestAgentRunAndStatus(t *testing.T) {
+	c := newCLI(t)
+	c.ws = agentWorkspace(t)
+	c.env["OPENAI_API_KEY"] = "sk-test-0123456789abcdefghij"
+	srv := scriptedServer(t, fixScript)
+	o := c.run("agent", "run", "--provider", "openai-compatible", "--base-url", srv.OpenAIURL(), "--model", "scripted",
+		"--yes", "make TestAdd in calc_test.go pass")
+	if o.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", o.code, o.stdout, o.stderr)
+	}
+	var res agentResult
+	data, _ := json.Marshal(o.env.Data)
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Agent != "go-coding" || res.StopReason != "final_answer" || res.Steps != 3 || res.ToolCalls != 2 || len(res.Events) == 0 {
+		t.Fatalf("result = %+v", res)
+	}
+	got, _ := os.ReadFile(filepath.Join(c.ws, "calc.go"))
+	if !strings.Contains(string(got), "return a + b") {
+		t.Fatalf("calc.go not fixed:\n%s", got)
+	}
+	raw, err := os.ReadFile(filepath.Join(c.ws, filepath.FromSlash(res.Transcript)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(raw), "sk-test") {
+		t.Fatal("the API key is in the transcript")
+	}
+
+	c.json = false
+	o = c.run("agent", "status")
+	for _, want := range []string{res.Run, "go-coding", "finished", "final_answer", "tool calls   2"} {
+		if !strings.Contains(o.stdout, want) {
+			t.Errorf("status lacks %q:\n%s", want, o.stdout)
+		}
+	}
+}
+
+func TestAgentRunErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		code int
+	}{
+		{"empty task", []string{" "}, 2},
+		{"unknown workflow", []string{"--workflow", "yolo", "x"}, 2},
+		{"unknown language", []string{"--language", "gox", "x"}, 3},
+		{"unknown provider", []string{"--provider", "skynet", "x"}, 2},
+		{"openai-compatible without URL", []string{"--provider", "openai-compatible", "--model", "m", "x"}, 2},
+		{"two tasks", []string{"a", "b"}, 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newCLI(t)
+			c.ws = agentWorkspace(t)
+			o := c.run(append([]string{"agent", "run", "--language", "go"}, tt.args...)...)
+			if tt.name == "unknown language" {
+				o = c.run(append([]string{"agent", "run"}, tt.args...)...)
+			}
+			if o.code != tt.code {
+				t.Fatalf("exit %d, want %d\n%s\n%s", o.code, tt.code, o.stdout, o.stderr)
+			}
+		})
+	}
+}
+
+func TestAgentStatusWithoutRuns(t *testing.T) {
+	c := newCLI(t)
+	c.ws = agentWorkspace(t)
+	if o := c.run("agent", "status"); o.code != 3 {
+		t.Fatalf("exit %d, want 3 (not_found)\n%s", o.code, o.stdout)
+	}
+	if o := c.run("agent", "status", "../../etc/passwd"); o.code != 2 {
+		t.Fatalf("exit %d, want 2 (invalid run id)\n%s", o.code, o.stdout)
+	}
+}
+
+func TestAgentsList(t *testing.T) {
+	c := newCLI(t)
+	c.ws = agentWorkspace(t)
+	o := c.run("agents", "list")
+	if o.code != 0 {
+		t.Fatalf("exit %d\n%s", o.code, o.stderr)
+	}
+	var list []struct {
+		ID       string
+		Priority int
+		Tools    []string
+		Settings struct{ Provider, Model string }
+	}
+	data, _ := json.Marshal(o.env.Data)
+	if err := json.Unmarshal(data, &list); err != nil {
+		t.Fatal(err)
+	}
+	for _, a := range list {
+		if a.ID == "go-coding" {
+			if a.Settings.Provider == "" || !agentHasTool(a.Tools, "go.test") || !agentHasTool(a.Tools, "workspace.read_file") {
+				t.Fatalf("go-coding = %+v", a)
+			}
+			return
+		}
+	}
+	t.Fatalf("no go-coding in %+v", list)
+}
+
+func agentHasTool(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
