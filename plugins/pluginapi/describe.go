@@ -38,6 +38,9 @@ var knownFailures = map[failure.Code]bool{
 	failure.ToolFailed: true, failure.InvalidInput: true, failure.NotFound: true,
 	failure.Precondition: true, failure.Timeout: true, failure.Ambiguous: true,
 	failure.Internal: true, failure.Unsupported: true, failure.Canceled: true,
+	// Edit transactions.
+	failure.AnchorNotResolved: true, failure.Postcondition: true,
+	failure.DiagnosticRegression: true, failure.WorkspaceApplyFailed: true,
 }
 
 // Validate checks that d is a description the host can turn into tools:
