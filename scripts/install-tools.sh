@@ -38,3 +38,52 @@ fi
 for bin in pyright pyright-langserver tsc typescript-language-server prettier eslint; do
 	ln -sf "$tools/npm/node_modules/.bin/$bin" "$tools/bin/$bin"
 done
+
+# clangd 14 from Debian bookworm, pinned, without a system-wide install:
+# the packages are downloaded with apt-get download and unpacked into
+# .tools/clangd; .tools/bin/clangd runs it with their libraries. The list is
+# clangd-14's dependencies that a bookworm base system lacks (apt-get
+# install -s clangd-14 names them); the rest (libc, libstdc++, zlib,
+# libxml2, libedit, libffi, libz3, libssl) come from the system, and a
+# missing one fails here, by name.
+CLANGD_PACKAGES="clangd-14=1:14.0.6-12 libclang-cpp14=1:14.0.6-12 libllvm14=1:14.0.6-12 libclang-common-14-dev=1:14.0.6-12 libprotobuf32=3.21.12-3 libgrpc29=1.51.1-3+b1 libgrpc++1.51=1.51.1-3+b1 libc-ares2=1.18.1-3 libre2-9=20220601+dfsg-1+b1 libabsl20220623=20220623.1-1+deb12u2"
+clangd_dir="$tools/clangd"
+if [ "$(cat "$clangd_dir/.installed" 2>/dev/null)" != "$CLANGD_PACKAGES" ]; then
+	echo "install-tools: clangd ($CLANGD_PACKAGES)" >&2
+	for cmd in apt-get dpkg-deb dpkg; do
+		if ! command -v "$cmd" >/dev/null; then
+			echo "install-tools: clangd comes from Debian's packages and needs $cmd (a Debian bookworm machine)" >&2
+			exit 1
+		fi
+	done
+	debs=$(mktemp -d)
+	trap 'rm -rf "$debs"' EXIT
+	# shellcheck disable=SC2086
+	if ! (cd "$debs" && apt-get download -q -o APT::Sandbox::User=root $CLANGD_PACKAGES >&2); then
+		echo "install-tools: apt-get download failed: run 'apt-get update' once, and check that these bookworm versions are still current: $CLANGD_PACKAGES" >&2
+		exit 1
+	fi
+	rm -rf "$clangd_dir"
+	mkdir -p "$clangd_dir"
+	for deb in "$debs"/*.deb; do
+		dpkg-deb -x "$deb" "$clangd_dir"
+	done
+	multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
+	cat >"$tools/bin/clangd" <<WRAPPER
+#!/bin/sh
+# clangd from Debian bookworm ($CLANGD_PACKAGES), unpacked by scripts/install-tools.sh.
+d=\$(cd "\$(dirname "\$(readlink -f "\$0")")/../clangd" && pwd)
+LD_LIBRARY_PATH="\$d/usr/lib/$multiarch:\$d/usr/lib/llvm-14/lib\${LD_LIBRARY_PATH:+:\$LD_LIBRARY_PATH}" exec "\$d/usr/lib/llvm-14/bin/clangd" "\$@"
+WRAPPER
+	chmod +x "$tools/bin/clangd"
+	if ! missing=$(LD_LIBRARY_PATH="$clangd_dir/usr/lib/$multiarch:$clangd_dir/usr/lib/llvm-14/lib" ldd "$clangd_dir/usr/lib/llvm-14/bin/clangd" | grep 'not found'); then
+		missing=""
+	fi
+	if [ -n "$missing" ]; then
+		echo "install-tools: clangd needs system libraries this machine lacks:" >&2
+		echo "$missing" >&2
+		exit 1
+	fi
+	"$tools/bin/clangd" --version >&2
+	echo "$CLANGD_PACKAGES" >"$clangd_dir/.installed"
+fi
