@@ -27,8 +27,10 @@ func newLanguagesCmd(f *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "languages",
 		Short: "List the loaded language specs and where each came from",
-		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return languagesRun(cmd, opts) },
+		Example: `  langhost languages
+  langhost languages --format json`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return languagesRun(cmd, opts) },
 	}
 }
 

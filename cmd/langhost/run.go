@@ -32,9 +32,12 @@ func newRunCmd(f *factory) *cobra.Command {
 and key=value pairs, which are converted to the types of the tool's input schema.
 Exit code 0 means the tool succeeded, 1 that it ran and reported failure
 (for example a compile error); see the README for the others.`,
-		Example: `  langhost run go.build path=./...
-  langhost run go.test --input '{"path": "./...", "run": "TestParse"}'
-  langhost run python.format path=src --yes`,
+		Example: `  langhost run go.build packages=./cmd/...
+  langhost run go.test --input '{"packages": "./host/...", "run": "TestParse"}'
+  langhost run go_vet packages=./internal/...
+  langhost run go.find_references symbol=Shape
+  langhost run python.format path=src --yes
+  langhost run go.test --jq '.data.tests.failures[].name'`,
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: toolArg(f),
 		RunE: func(cmd *cobra.Command, args []string) error {

@@ -20,8 +20,10 @@ type toolsDescribeOptions struct {
 func newToolsDescribeCmd(f *factory) *cobra.Command {
 	opts := &toolsDescribeOptions{f: f}
 	return &cobra.Command{
-		Use:               "describe <tool-id>",
-		Short:             "Show a tool's input and output schemas, side effects and failure codes",
+		Use:   "describe <tool-id>",
+		Short: "Show a tool's input and output schemas, side effects and failure codes",
+		Example: `  langhost tools describe go.test
+  langhost tools describe go_find_references --format json`,
 		Args:              cobra.ExactArgs(1),
 		ValidArgsFunction: toolArg(f),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -88,9 +90,15 @@ func inputRows(s *jsonschema.Schema) [][]string {
 			typ = "array of " + p.Items.Type
 		}
 		if len(p.Enum) > 0 {
-			vals := make([]string, len(p.Enum))
+			// A long enum would make the column unreadable; all
+			// values are in --format json.
+			var vals []string
 			for i, e := range p.Enum {
-				vals[i] = fmt.Sprint(e)
+				if i == 5 && len(p.Enum) > 6 {
+					vals = append(vals, fmt.Sprintf("… %d more", len(p.Enum)-5))
+					break
+				}
+				vals = append(vals, fmt.Sprint(e))
 			}
 			typ += " (" + strings.Join(vals, "|") + ")"
 		}

@@ -33,8 +33,11 @@ func newToolsListCmd(f *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "list",
 		Short: "List registered tools",
-		Args:  cobra.NoArgs,
-		RunE:  func(cmd *cobra.Command, _ []string) error { return toolsListRun(cmd, opts) },
+		Example: `  langhost tools list --language go
+  langhost tools list --category linting
+  langhost tools list --jq '.data[].id'`,
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, _ []string) error { return toolsListRun(cmd, opts) },
 	}
 	cmd.Flags().StringVar(&opts.language, "language", "", "only tools of this language id")
 	cmd.Flags().StringVar(&opts.category, "category", "", "only tools in this category")

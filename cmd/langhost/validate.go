@@ -36,6 +36,8 @@ func newValidateCmd(f *factory) *cobra.Command {
 		Long: `Validate language specs and report every problem as file:line:col: field: message.
 With no arguments, validates every spec langhost would load. Exits 2 when any
 spec is invalid.`,
+		Example: `  langhost validate
+  langhost validate languages/go.yaml languages/python.yaml`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			opts.paths = args
 			return validateRun(cmd, opts)

@@ -17,8 +17,10 @@ type validateInputOptions struct {
 func newValidateInputCmd(f *factory) *cobra.Command {
 	opts := &validateInputOptions{f: f}
 	cmd := &cobra.Command{
-		Use:               "validate-input <tool-id> [key=value...]",
-		Short:             "Check a tool input against the tool's schema without running it",
+		Use:   "validate-input <tool-id> [key=value...]",
+		Short: "Check a tool input against the tool's schema without running it",
+		Example: `  langhost validate-input go.test packages=./... count=1
+  langhost validate-input go.build --input '{"packages": "./cmd/..."}'`,
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: toolArg(f),
 		RunE: func(cmd *cobra.Command, args []string) error {

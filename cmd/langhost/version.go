@@ -30,7 +30,9 @@ func newVersionCmd(f *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "version",
 		Short: "Print langhost's version, the Go version and commit it was built with, and the platform",
-		Args:  cobra.NoArgs,
+		Example: `  langhost version
+  langhost version --jq .data.commit`,
+		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			v := buildVersion()
 			return printer{f}.result(commandPath(cmd), v, nil, func(w io.Writer) error {
