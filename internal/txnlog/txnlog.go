@@ -65,6 +65,7 @@ type Record struct {
 	Files     []File            `json:"files"`
 	Delta     *diagnostic.Delta `json:"delta,omitempty"`
 	UndoneBy  string            `json:"undone_by,omitempty"`
+	Undoes    string            `json:"undoes,omitempty"` // for an undo: the id of the record it undid
 }
 
 // UndoOperation is the Operation of the records Undo writes.
@@ -294,8 +295,10 @@ func (l *log) loadBefore(id string) (map[string][]byte, error) {
 // Undo restores the content the files of transaction id had before it, if
 // every file still holds what the transaction wrote; otherwise nothing is
 // written and the error (precondition_failed) names the files that
-// changed. An empty id undoes the newest transaction that is neither
-// undone nor an undo itself. Undoing an undo redoes. The undo is recorded
+// changed. Undoing an undo redoes. An empty id undoes the newest
+// transaction that is not undone and is an edit or a redo (an undo of an
+// undo): repeated undos walk back through the edits, and a redo can be
+// undone again. The undo is recorded
 // as a new record, which is returned; the undone record gets UndoneBy.
 func Undo(ctx context.Context, root, id string) (*Record, error) {
 	if err := ctx.Err(); err != nil {
@@ -322,8 +325,12 @@ func Undo(ctx context.Context, root, id string) (*Record, error) {
 		if err != nil {
 			return nil, err
 		}
+		byID := map[string]*Record{}
 		for _, r := range recs {
-			if r.UndoneBy == "" && r.Operation != UndoOperation {
+			byID[r.ID] = r
+		}
+		for _, r := range recs {
+			if r.UndoneBy == "" && editLike(r, byID) {
 				rec = r
 				break
 			}
@@ -381,7 +388,7 @@ func Undo(ctx context.Context, root, id string) (*Record, error) {
 	}
 
 	undo := &Record{ID: NewID(), Time: time.Now().UTC(), Tool: rec.Tool, Operation: UndoOperation,
-		Trace: []string{"undo " + rec.ID}, Files: make([]File, len(rec.Files))}
+		Trace: []string{"undo " + rec.ID}, Files: make([]File, len(rec.Files)), Undoes: rec.ID}
 	after := map[string][]byte{}
 	for i, f := range rec.Files {
 		undo.Files[i] = File{Path: f.Path, Before: f.After, After: f.Before}
@@ -400,6 +407,25 @@ func Undo(ctx context.Context, root, id string) (*Record, error) {
 		return nil, fmt.Errorf("transaction %s was undone by %s, but marking it undone failed: %w", rec.ID, undo.ID, err)
 	}
 	return undo, nil
+}
+
+// editLike reports whether r changes the files the way an edit does: it
+// is an edit, or it undoes a record that is not edit-like (a redo).
+// Chains are followed a bounded number of steps, as records are
+// untrusted and may form a loop.
+func editLike(r *Record, byID map[string]*Record) bool {
+	like := true
+	for range 1000 {
+		if r.Undoes == "" {
+			return like
+		}
+		next := byID[r.Undoes]
+		if next == nil {
+			return !like // undoes a record that is gone: take it for an undo
+		}
+		r, like = next, !like
+	}
+	return false
 }
 
 // current reads the file of f as it is now.

@@ -100,6 +100,16 @@ func TestSaveListLoadUndo(t *testing.T) {
 	if got := readFile(t, filepath.Join(root, "a.go")); got != "two\n" {
 		t.Errorf("a.go after the redo = %q, want two", got)
 	}
+	// A redo is undone by a plain undo again.
+	if _, err := Undo(context.Background(), root, ""); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, filepath.Join(root, "a.go")); got != "one\n" {
+		t.Errorf("a.go after undoing the redo = %q, want one", got)
+	}
+	if _, err := Undo(context.Background(), root, ""); failure.CodeOf(err) != failure.NotFound {
+		t.Errorf("undo with nothing left = %v, want not_found", err)
+	}
 	_, err = Undo(context.Background(), root, second.ID)
 	if failure.CodeOf(err) != failure.Precondition {
 		t.Errorf("undoing an undone transaction: %v, want precondition_failed", err)
