@@ -122,6 +122,14 @@ func open(root string, create bool) (*log, error) {
 		if again, err := ws.Resolve("", Dir); err != nil || again != dir {
 			return nil, failure.New(failure.Precondition, "%s changed while it was created; nothing was recorded", Dir)
 		}
+		// The records hold copies of source files: keep them out of the
+		// repository without asking the user to edit a .gitignore.
+		ignore := filepath.Join(dir, ".gitignore")
+		if _, err := os.Lstat(ignore); errors.Is(err, fs.ErrNotExist) {
+			if err := atomicfile.WriteFile(ignore, []byte("*\n"), 0o600); err != nil {
+				return nil, failure.Wrap(failure.Precondition, err, "creating %s/.gitignore", Dir)
+			}
+		}
 	}
 	return &log{ws: ws, dir: dir}, nil
 }

@@ -63,6 +63,9 @@ func TestSaveListLoadUndo(t *testing.T) {
 	if len(recs) != 2 || recs[0].ID != second.ID || recs[1].ID != first.ID {
 		t.Fatalf("List = %v, want newest first [%s %s]", recs, second.ID, first.ID)
 	}
+	if got := readFile(t, filepath.Join(root, Dir, ".gitignore")); got != "*\n" {
+		t.Errorf(".gitignore = %q, want every record ignored", got)
+	}
 	fi, err := os.Stat(filepath.Join(root, Dir, first.ID+".json"))
 	if err != nil || fi.Mode().Perm() != 0o600 {
 		t.Errorf("record mode = %v, %v; want 0600", fi.Mode(), err)
