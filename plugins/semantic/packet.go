@@ -122,8 +122,9 @@ func (c *call) packetFile(ctx context.Context, rel string) *packetFile {
 	return &packetFile{doc: doc, syms: syms}
 }
 
-// suggestions are the server's code actions for d's range, quick fixes
-// first and preferred ones first among them, as apply_code_action calls.
+// suggestions are the server's repairs for d's range, as apply_code_action
+// calls: quick fixes (preferred ones first), actions that name d, then
+// organize imports and fix-all; refactorings are left out.
 func (c *call) suggestions(ctx context.Context, f *packetFile, d diagnostic.Diagnostic) []diagnostic.Suggestion {
 	if f == nil || d.Line == 0 {
 		return nil
@@ -167,8 +168,9 @@ func (c *call) suggestions(ctx context.Context, f *packetFile, d diagnostic.Diag
 		case strings.HasPrefix(a.Kind, "source.organizeImports") || strings.HasPrefix(a.Kind, "source.fixAll"):
 			return 4
 		}
-		return 5
+		return 5 // a refactoring, not a repair
 	}
+	actions = slices.DeleteFunc(actions, func(a lsp.CodeAction) bool { return rank(a) == 5 })
 	slices.SortStableFunc(actions, func(a, b lsp.CodeAction) int { return rank(a) - rank(b) })
 	var out []diagnostic.Suggestion
 	for _, a := range actions {
