@@ -433,3 +433,41 @@ func TestFakeRoslynTransactions(t *testing.T) {
 	})
 	sharedTxnTests(t, e, root, txnFile{path: report, anchors: [2]string{"double total = calculator.TotalArea(shapes);", "private readonly AreaCalculator calculator = new AreaCalculator();"}, comment: "//"})
 }
+
+// Every operation that writes goes through a transaction and says so in
+// its description: side effect workspace, the transaction failure codes,
+// and the policy and dry_run inputs.
+func TestTransactionOperationsDescribed(t *testing.T) {
+	want := map[string]bool{"edit_file": true, "rename": true, "code_actions": true, "organize_imports": true, "format": true}
+	for _, op := range Operations() {
+		if !want[op.Name] {
+			continue
+		}
+		delete(want, op.Name)
+		if op.SideEffects != "workspace" {
+			t.Errorf("%s: side effects %q, want workspace", op.Name, op.SideEffects)
+		}
+		for _, code := range []failure.Code{failure.DiagnosticRegression, failure.Precondition, failure.WorkspaceApplyFailed, failure.AnchorNotResolved} {
+			if !strings.Contains(strings.Join(op.FailureCodes, ","), string(code)) {
+				t.Errorf("%s: failure codes %v lack %s", op.Name, op.FailureCodes, code)
+			}
+		}
+		var schema struct {
+			Properties map[string]struct {
+				Enum []string `json:"enum"`
+			} `json:"properties"`
+		}
+		if err := json.Unmarshal(op.InputSchema, &schema); err != nil {
+			t.Fatal(err)
+		}
+		if p, ok := schema.Properties["policy"]; !ok || strings.Join(p.Enum, ",") != "new_errors,new_warnings,never" {
+			t.Errorf("%s: policy input = %+v", op.Name, p)
+		}
+		if _, ok := schema.Properties["dry_run"]; !ok {
+			t.Errorf("%s: no dry_run input", op.Name)
+		}
+	}
+	if len(want) > 0 {
+		t.Errorf("operations missing from the catalogue: %v", want)
+	}
+}
