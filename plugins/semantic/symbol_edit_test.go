@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/langhost/langhost/plugins/pluginapi"
@@ -486,5 +487,73 @@ func BenchmarkReplaceSymbolBodyDryRun(b *testing.B) {
 		if _, err := e.Invoke(ctx, pluginapi.InvokeRequest{Operation: "replace_symbol_body", Input: raw}, nil); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// Two structured edits of one file at once both land: the second is
+// computed under the file's lock, on the text the first wrote.
+func TestStructuredEditsConcurrent(t *testing.T) {
+	e, root := goEditEngine(t, nil)
+	var wg sync.WaitGroup
+	errs := make([]error, 2)
+	for i, sym := range []string{"Keep", "Old"} {
+		wg.Go(func() {
+			_, errs[i] = invokeConfirmed(t, e, "replace_symbol_body", map[string]any{"symbol": sym, "file": "edits/edits.go", "body": "return 40 + " + sym + "Base"})
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		wantCode(t, err, failure.DiagnosticRegression, "") // undefined: KeepBase, OldBase
+	}
+	for i, sym := range []string{"Keep", "Old"} {
+		wg.Go(func() {
+			_, errs[i] = invokeConfirmed(t, e, "replace_symbol_body", map[string]any{"symbol": sym, "file": "edits/edits.go", "body": "return 40 + " + string(rune('1'+i))})
+		})
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	got := readFile(t, root, "edits/edits.go")
+	if !strings.Contains(got, "func Keep() int {\n\treturn 40 + 1\n}") || !strings.Contains(got, "func Old() int {\n\treturn 40 + 2\n}") {
+		t.Errorf("file:\n%s", got)
+	}
+	if n := len(records(t, root)); n != 2 {
+		t.Errorf("%d transaction records, want 2", n)
+	}
+}
+
+// A file that leads out of the workspace is neither read nor written; a
+// long file is returned in bounded pieces.
+func TestStructuredEditsOutside(t *testing.T) {
+	e, root := goEditEngine(t, map[string]string{"long/long.txt": strings.Repeat("line\n", maxContentLines+10) + strings.Repeat("y", maxLineRunes+5) + "\n"})
+	outside := filepath.Join(t.TempDir(), "out.go")
+	if err := os.WriteFile(outside, []byte("package out\n\nfunc Secret() int { return 1 }\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(root, "edits", "link.go")); err != nil {
+		t.Fatal(err)
+	}
+	for _, op := range []string{"replace_symbol_body", "delete_symbol"} {
+		_, err := invokeConfirmed(t, e, op, map[string]any{"symbol": "Secret", "file": "edits/link.go", "body": "return 2"})
+		if err == nil {
+			t.Errorf("%s through a symlink out of the workspace succeeded", op)
+		}
+	}
+	if _, err := invoke(t, e, "get_file_content", map[string]any{"file": "edits/link.go"}); err == nil {
+		t.Error("get_file_content read through a symlink out of the workspace")
+	}
+	if b, _ := os.ReadFile(outside); !strings.Contains(string(b), "return 1") {
+		t.Errorf("the outside file changed: %s", b)
+	}
+	m := mustInvoke(t, e, "get_file_content", map[string]any{"file": "long/long.txt"})
+	if get(t, m, "truncated") != true || get(t, m, "end_line") != maxContentLines || get(t, m, "total_lines") != maxContentLines+11 {
+		t.Errorf("long file: %v", dump(map[string]any{"end": m["end_line"], "total": m["total_lines"], "truncated": m["truncated"]}))
+	}
+	m = mustInvoke(t, e, "get_file_content", map[string]any{"file": "long/long.txt", "start_line": maxContentLines + 11})
+	if c := m["content"].(string); get(t, m, "truncated") != true || !strings.HasSuffix(c, "y…\n") || len([]rune(c)) > maxLineRunes+20 {
+		t.Errorf("long line: %q", c)
 	}
 }
