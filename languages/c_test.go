@@ -1,8 +1,18 @@
 package languages_test
 
 import (
+	"context"
+	"encoding/json"
+	"fmt"
 	"os/exec"
+	"path/filepath"
 	"testing"
+
+	"github.com/hashicorp/go-hclog"
+	"github.com/langhost/langhost/host"
+	"github.com/langhost/langhost/host/config"
+	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/plugins/builtin"
 )
 
 func TestCTools(t *testing.T) {
@@ -36,7 +46,7 @@ func TestCTools(t *testing.T) {
 			t.Errorf("c.test did not use its make fallback: %v", res.Command)
 		}
 		wantOK(t, res, false)
-		wantCounts(t, res, map[string]int{"summary.passed": 2, "summary.failed": 1})
+		wantTests(t, res, 2, 1, 0)
 	})
 }
 
@@ -95,4 +105,87 @@ Errors while running CTest
 		wantDiagnostic(t, res.Diagnostics, diag{File: "proj/src/buf.c", Line: 20, Column: 10, Severity: "warning", Code: "cert-err34-c", Message: "consider using 'strtol' instead"})
 		wantCounts(t, res, map[string]int{"warnings": 2})
 	})
+}
+
+// TestClangd runs the c spec's semantic block against the real clangd
+// (Debian bookworm's, unpacked by scripts/install-tools.sh) on a fixture
+// with a compile_flags.txt.
+func TestClangd(t *testing.T) {
+	t.Parallel()
+	requireTools(t, "clangd")
+	dir := fixture(t, "c/clangd")
+	// The compilation database names absolute directories, so it is
+	// written for the copy; the background index covers what it lists.
+	var cdb []map[string]any
+	for _, f := range []string{"main.c", "shape.c"} {
+		cdb = append(cdb, map[string]any{"directory": dir, "file": f, "arguments": []string{"cc", "-std=c17", "-Wall", "-c", f}})
+	}
+	raw, err := json.Marshal(cdb)
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(dir, "compile_commands.json"), string(raw))
+	cfg, err := config.Load(config.Paths{}, nil, func(string) (string, bool) { return "", false })
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Workspace = dir
+	h, err := host.Open(context.Background(), cfg, hclog.NewNullLogger(), host.Options{Builtins: builtin.Agents()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { h.Close() })
+
+	t.Run("file_symbols", func(t *testing.T) {
+		var out struct {
+			Symbols []struct {
+				Name string
+				Kind string
+				Line int
+			}
+		}
+		decode(t, call(t, h, "c.file_symbols", map[string]any{"file": "shape.c"}), &out)
+		got := fmt.Sprint(out.Symbols)
+		if got != "[{square_area function 3} {total_area function 7}]" {
+			t.Errorf("symbols = %s", got)
+		}
+	})
+
+	t.Run("find_references", func(t *testing.T) {
+		var out struct {
+			References []struct {
+				File         string
+				Line, Column int
+			}
+		}
+		decode(t, call(t, h, "c.find_references", map[string]any{"symbol": "square_area"}), &out)
+		got := fmt.Sprint(out.References)
+		if got != "[{main.c 12 17} {shape.c 10 10}]" {
+			t.Errorf("references = %s", got)
+		}
+	})
+
+	t.Run("diagnostics", func(t *testing.T) {
+		for _, in := range []map[string]any{{"file": "main.c"}, {}} {
+			res := call(t, h, "c.diagnostics", in)
+			wantDiagnostic(t, res.Diagnostics, diag{File: "main.c", Line: 6, Column: 9, Severity: "error", Code: "undeclared_var_use", Message: "Use of undeclared identifier 'missing'"})
+			wantDiagnostic(t, res.Diagnostics, diag{File: "main.c", Line: 11, Column: 6, Severity: "warning", Code: "-Wunused-variable", Message: "Unused variable 'unused'"})
+			if len(res.Diagnostics) != 2 || res.Counts.Error != 1 || res.Counts.Warning != 1 {
+				t.Errorf("%v: want exactly these two, got:\n%s", in, formatDiags(res.Diagnostics))
+			}
+			var out struct{ Complete bool }
+			decode(t, res, &out)
+			if !out.Complete {
+				t.Errorf("%v: complete = false: %s", in, res.Data)
+			}
+		}
+	})
+}
+
+// decode reads a semantic operation's result.
+func decode(t *testing.T, res *registry.Result, v any) {
+	t.Helper()
+	if err := json.Unmarshal(res.Data, v); err != nil {
+		t.Fatalf("decode %s: %v", res.Data, err)
+	}
 }

@@ -20,6 +20,7 @@ import (
 	"github.com/langhost/langhost/host/spec"
 	"github.com/langhost/langhost/languages"
 	"github.com/langhost/langhost/parsers"
+	"github.com/langhost/langhost/plugins/builtin"
 	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 )
 
@@ -261,4 +262,34 @@ func wantFiles(t *testing.T, res *registry.Result, files ...string) {
 	if res.Files == nil || !slices.Equal(res.Files, append([]string{}, files...)) {
 		t.Errorf("files = %#v, want %q", res.Files, files)
 	}
+}
+
+// TestMain serves the builtin agent plugins when the host re-executes the
+// test binary as a plugin (semantic tools), and keeps the plugin describe
+// cache of the tests out of the user's cache directory.
+func TestMain(m *testing.M) {
+	if len(os.Args) == 4 && os.Args[1] == "plugin" && os.Args[2] == "serve" {
+		if err := builtin.Serve(os.Args[3]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
+	// The go command keeps its build cache in the user cache directory
+	// too: keep it, or every Go tool the tests run builds from scratch.
+	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "go env GOCACHE:", err)
+		os.Exit(1)
+	}
+	os.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
+	cache, err := os.MkdirTemp("", "languages-cache-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("XDG_CACHE_HOME", cache)
+	code := m.Run()
+	os.RemoveAll(cache)
+	os.Exit(code)
 }

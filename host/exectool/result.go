@@ -92,15 +92,14 @@ func tests(outputs map[string]any) *parsers.TestReport {
 		return &r
 	}
 	n := func(name string) int {
-		if m, ok := outputs[OutputTests].(map[string]any); ok {
-			if v, ok := m[name]; ok {
-				return count(v)
-			}
+		// A regex that did not match has its groups, with null values.
+		if m, ok := outputs[OutputTests].(map[string]any); ok && m[name] != nil {
+			return count(m[name])
 		}
 		switch m := outputs[name].(type) {
 		case map[string]any:
-			if v, ok := m[name]; ok { // regex group
-				return count(v)
+			if _, ok := m[name]; ok { // regex group
+				return count(m[name])
 			}
 			return count(m["count"]) // lineMatch
 		}
