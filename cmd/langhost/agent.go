@@ -12,6 +12,7 @@ import (
 	"github.com/langhost/langhost/host"
 	"github.com/langhost/langhost/host/agent"
 	"github.com/langhost/langhost/host/agent/model"
+	agentroles "github.com/langhost/langhost/host/agent/roles"
 	"github.com/langhost/langhost/host/agent/transcript"
 	"github.com/langhost/langhost/host/agent/workflow"
 	"github.com/langhost/langhost/host/registry"
@@ -158,14 +159,21 @@ func agentRun(cmd *cobra.Command, opts *agentRunOptions, task string) error {
 	e.Emit(transcript.Event{Type: transcript.RunStart, Run: id, Agent: a.ID, Workflow: opts.workflow, Task: task,
 		Provider: settings.Provider, Model: settings.Model})
 	res := &agentResult{Run: id, Agent: a.ID, Workflow: opts.workflow, Provider: settings.Provider, Model: settings.Model}
-	system := func(role string) (string, error) { return systemPrompt(a, tools, role, task) }
+	roleSet, err := prompts.LoadRoles(f.paths.User, h.Workspace.Dir(), h.Config.Trust.Trusted)
+	if err != nil {
+		return failure.Wrap(failure.InvalidInput, err, "roles")
+	}
+	for _, warn := range roleSet.Warnings {
+		fmt.Fprintf(f.io.ErrOut, "warning: %s\n", warn)
+	}
+	system := func(role string) (string, error) { return systemPrompt(a, tools, roleSet, role, task) }
 	var runErr error
 	if opts.workflow == workflow.Name {
-		wr, err := workflow.Run(ctx, workflow.Config{Executor: e, Workspace: h.Workspace, Role: resolveRole(e),
+		wr, err := workflow.Run(ctx, workflow.Config{Executor: e, Workspace: h.Workspace, Role: e.Roles(roleSet),
 			System: system, Tools: tools, Settings: settings, Check: gateCheck(h, a), MaxRounds: opts.maxRounds}, task)
 		res.Result, res.StopReason, res.Answer, runErr = wr, wr.StopReason, wr.Answer, err
 	} else {
-		role := resolveRole(e)(opts.role)
+		role := e.Roles(roleSet)(opts.role)
 		e.Transition(role, "single-agent run")
 		prompt, err := system(role.Name)
 		if err != nil {
@@ -244,42 +252,24 @@ func printAgentResult(w io.Writer, r *agentResult) {
 
 // systemPrompt composes what the model gets for role: the language's
 // coding prompt (bestPractices, syntaxReminders, the generic template)
-// and the role's constraints.
-func systemPrompt(a *agent.Specialist, tools []*registry.Tool, role, task string) (string, error) {
+// and the role's prompt and constraints.
+func systemPrompt(a *agent.Specialist, tools []*registry.Tool, set *agentroles.Set, role, task string) (string, error) {
 	p, err := prompts.Compose(a.Spec, tools, task)
 	if err != nil {
 		return "", err
 	}
-	return p + "\n\n## Role: " + role + "\n" + roleText[role], nil
-}
-
-// roleText and resolveRole stand in for prompts/roles until the roles
-// package is wired in: planner and reviewer may call only tools without
-// side effects.
-var roleText = map[string]string{
-	workflow.Planner:  "You plan; you do not change files. Read what you need and answer with the plan.",
-	workflow.Coder:    "You implement the plan step by step with the tools, checking each change.",
-	workflow.Reviewer: "You review the diff and diagnostics; you do not change files.",
-	"default":         "You do the task with the tools.",
-}
-
-func resolveRole(e *agent.Executor) func(name string) agent.Role {
-	return func(name string) agent.Role {
-		if _, ok := roleText[name]; !ok {
-			e.Transition(agent.Role{Name: "default"}, fmt.Sprintf("unknown role %q: using default", name))
-			return agent.Role{Name: "default"}
+	r, _ := set.Get(role)
+	var b strings.Builder
+	b.WriteString(p)
+	fmt.Fprintf(&b, "\n\n## Role: %s\n%s", r.Name, strings.TrimSpace(r.Prompt))
+	for i, c := range r.Constraints {
+		if i == 0 {
+			b.WriteString("\n\nConstraints:")
 		}
-		r := agent.Role{Name: name}
-		if name == workflow.Planner || name == workflow.Reviewer {
-			r.Allows = func(t *registry.Tool) error {
-				if t.SideEffects != "none" {
-					return fmt.Errorf("%s changes %s", t.ID, t.SideEffects)
-				}
-				return nil
-			}
-		}
-		return r
+		fmt.Fprintf(&b, "\n- %s", c)
 	}
+	b.WriteString("\n")
+	return b.String(), nil
 }
 
 // gateCheck runs the language's gate tool (its build or type check) for

@@ -12,6 +12,7 @@ import (
 	"github.com/langhost/langhost/host/agent"
 	"github.com/langhost/langhost/host/agent/transcript"
 	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/prompts"
 )
 
 // TestGoCodingFixesAGoFixture is the issue's acceptance run: a scripted
@@ -223,4 +224,26 @@ turns:
 			t.Fatalf("outcome %+v, %v; want time_budget", out, err)
 		}
 	})
+}
+
+// TestUnknownRoleIsDefault: an unknown role name runs as Default, and the
+// substitution is logged as a transition with its reason.
+func TestUnknownRoleIsDefault(t *testing.T) {
+	h := newHost(t, goFixture)
+	p, _ := scripted(t, "turns: []")
+	e, w := executor(t, h, p)
+	set, err := prompts.LoadRoles("", "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r := e.Roles(set)("root"); r.Name != "default" || r.Allows == nil {
+		t.Fatalf("role = %+v, want default with its rules", r)
+	}
+	evs := events(t, w)
+	if len(evs) != 1 || evs[0].Type != transcript.RoleChange || evs[0].To != "default" || !strings.Contains(evs[0].Reason, `unknown role "root"`) {
+		t.Fatalf("events = %+v", evs)
+	}
+	if r := e.Roles(set)("reviewer"); r.Name != "reviewer" {
+		t.Fatalf("role = %+v", r)
+	}
 }

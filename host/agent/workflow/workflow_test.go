@@ -18,6 +18,7 @@ import (
 	"github.com/langhost/langhost/host/agent/workflow"
 	"github.com/langhost/langhost/host/config"
 	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/prompts"
 )
 
 func newHost(t *testing.T) *host.Host {
@@ -46,21 +47,6 @@ func newHost(t *testing.T) *host.Host {
 	return h
 }
 
-// readOnly stands in for the planner's and reviewer's rules.
-func readOnly(t *registry.Tool) error {
-	if t.SideEffects != "none" {
-		return fmt.Errorf("%s has side effect %q", t.ID, t.SideEffects)
-	}
-	return nil
-}
-
-func roleOf(name string) agent.Role {
-	if name == workflow.Coder {
-		return agent.Role{Name: name}
-	}
-	return agent.Role{Name: name, Allows: readOnly}
-}
-
 func setup(t *testing.T, script string) (*host.Host, workflow.Config, *transcript.Writer, *modeltest.Server) {
 	t.Helper()
 	h := newHost(t)
@@ -86,7 +72,11 @@ func setup(t *testing.T, script string) (*host.Host, workflow.Config, *transcrip
 		}
 	}
 	e := &agent.Executor{Provider: p, Registry: h.Registry, Transcript: w, Confirm: func(*registry.Tool) bool { return true }}
-	cfg := workflow.Config{Executor: e, Workspace: h.Workspace, Role: roleOf, Tools: tools,
+	set, err := prompts.LoadRoles("", "", false) // the shipped roles
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := workflow.Config{Executor: e, Workspace: h.Workspace, Role: e.Roles(set), Tools: tools,
 		System:   func(role string) (string, error) { return "You are the " + role + ".", nil },
 		Settings: agent.Settings{MaxSteps: 6}}
 	return h, cfg, w, srv
