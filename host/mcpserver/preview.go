@@ -142,10 +142,12 @@ func serveApply(opts Options, tools []*registry.Tool) bool {
 // notePreview stores the preview in res, if it is one, and adds its id to
 // the result.
 func (S *Server) notePreview(t *registry.Tool, req *mcp.CallToolRequest, res *mcp.CallToolResult) {
-	raw, err := json.Marshal(res.StructuredContent)
-	if err != nil {
+	st, ok := res.StructuredContent.(structured)
+	if !ok || st.Result == nil || len(st.Result.Data) == 0 {
 		return
 	}
+	// The operation's own answer: its files[] sit beside the result's
+	// keys, and registry.Result has a files key of its own.
 	var out struct {
 		Applied bool `json:"applied"`
 		Files   []struct {
@@ -154,7 +156,7 @@ func (S *Server) notePreview(t *registry.Tool, req *mcp.CallToolRequest, res *mc
 			Diff   *string `json:"diff"`
 		} `json:"files"`
 	}
-	if json.Unmarshal(raw, &out) != nil || out.Applied || len(out.Files) == 0 {
+	if json.Unmarshal(st.Result.Data, &out) != nil || out.Applied || len(out.Files) == 0 {
 		return
 	}
 	expect := map[string]string{}
@@ -172,6 +174,10 @@ func (S *Server) notePreview(t *registry.Tool, req *mcp.CallToolRequest, res *mc
 	id, err := S.previews.put(&preview{tool: t.ID, input: input, expect: expect})
 	if err != nil {
 		S.log.Warn("preview not stored", "tool", t.ID, "error", err)
+		return
+	}
+	raw, err := json.Marshal(st)
+	if err != nil {
 		return
 	}
 	var fields map[string]any

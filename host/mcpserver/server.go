@@ -90,6 +90,7 @@ type server struct {
 	tools    []*registry.Tool // served, sorted by id
 	interval time.Duration
 	langs    []string // the served languages; nil means every one
+	detected []detect.Language
 }
 
 // Server is a running MCP server whose tool set can be replaced (Reload).
@@ -187,6 +188,17 @@ func (S *Server) Host() *host.Host {
 	return S.gen.h
 }
 
+// Summary says what is served: the number of tools, the languages (nil
+// for every loaded one) and, when the languages were detected, why.
+func (S *Server) Summary() (tools int, languages []string, detected []detect.Language) {
+	S.genMu.RLock()
+	defer S.genMu.RUnlock()
+	if S.gen == nil {
+		return 0, nil, nil
+	}
+	return len(S.gen.defs), S.gen.langs, S.gen.detected
+}
+
 // Close closes the current host (its plugins) once its calls are done.
 func (S *Server) Close() error {
 	S.genMu.Lock()
@@ -206,11 +218,11 @@ func (S *Server) generation(h *host.Host) (*generation, error) {
 	if s.interval <= 0 {
 		s.interval = DefaultProgressInterval
 	}
-	tools, langs, err := selectTools(h, S.opts, S.log)
+	tools, langs, detected, err := selectTools(h, S.opts, S.log)
 	if err != nil {
 		return nil, err
 	}
-	s.tools, s.langs = tools, langs
+	s.tools, s.langs, s.detected = tools, langs, detected
 	ids := make([]string, 0, len(tools)+1)
 	for _, t := range tools {
 		ids = append(ids, t.ID)
@@ -321,9 +333,9 @@ func (S *Server) dispatch(id string) mcp.ToolHandler {
 	}
 }
 
-// selectTools returns the tools served for opts, sorted by id, and the
-// served languages (nil for every one).
-func selectTools(h *host.Host, opts Options, log hclog.Logger) ([]*registry.Tool, []string, error) {
+// selectTools returns the tools served for opts, sorted by id, the
+// served languages (nil for every one) and, when they were detected, why.
+func selectTools(h *host.Host, opts Options, log hclog.Logger) (_ []*registry.Tool, _ []string, _ []detect.Language, _ error) {
 	langs := opts.Languages
 	for _, lang := range langs {
 		if _, ok := h.Specs.Language(lang); ok || languageless(h, lang) {
@@ -339,7 +351,7 @@ func selectTools(h *host.Host, opts Options, log hclog.Logger) ([]*registry.Tool
 			e.Message += fmt.Sprintf("; did you mean %s?", strings.Join(c, ", "))
 			e.Details = map[string]any{"candidates": c}
 		}
-		return nil, nil, e
+		return nil, nil, nil, e
 	}
 	for _, field := range []struct {
 		name     string
@@ -347,20 +359,21 @@ func selectTools(h *host.Host, opts Options, log hclog.Logger) ([]*registry.Tool
 	}{{"tools", opts.Tools}, {"allow", opts.Allow}} {
 		for _, p := range field.patterns {
 			if _, err := path.Match(p, ""); err != nil {
-				return nil, nil, &failure.Error{Code: failure.InvalidInput, Field: field.name,
+				return nil, nil, nil, &failure.Error{Code: failure.InvalidInput, Field: field.name,
 					Message: fmt.Sprintf("bad glob %q", p), Err: err}
 			}
 		}
 	}
 	keep, err := profileFilter(opts)
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, nil, err
 	}
+	var found []detect.Language
 	detected := false
 	if len(langs) == 0 && opts.Profile != ProfileAll {
 		res, err := detect.Detect(context.Background(), h.Workspace.Dir(), h.Specs.Languages, opts.Detect)
 		if err != nil {
-			return nil, nil, failure.Wrap(failure.Precondition, err, "detect the workspace's languages (use --language)")
+			return nil, nil, nil, failure.Wrap(failure.Precondition, err, "detect the workspace's languages (use --language)")
 		}
 		for _, l := range res.Languages {
 			log.Info("language detected", "language", l.ID, "why", strings.Join(l.Reasons, "; "))
@@ -368,7 +381,7 @@ func selectTools(h *host.Host, opts Options, log hclog.Logger) ([]*registry.Tool
 		if res.Truncated {
 			log.Info("language detection stopped at its limit", "entries", res.Entries)
 		}
-		langs = res.IDs()
+		langs, found = res.IDs(), res.Languages
 		if len(langs) == 0 {
 			log.Warn("no language detected in the workspace; serving only the workspace tools (use --language or --profile all)", "workspace", h.Workspace.Dir())
 		}
@@ -392,12 +405,12 @@ func selectTools(h *host.Host, opts Options, log hclog.Logger) ([]*registry.Tool
 	if len(langs) == 0 && !detected {
 		langs = nil
 	}
-	return out, langs, nil
+	return out, langs, found, nil
 }
 
 // Select returns the registry tools New serves for opts, sorted by id.
 func Select(h *host.Host, opts Options) ([]*registry.Tool, error) {
-	tools, _, err := selectTools(h, opts, hclog.NewNullLogger())
+	tools, _, _, err := selectTools(h, opts, hclog.NewNullLogger())
 	return tools, err
 }
 
@@ -427,9 +440,9 @@ func hasCategory(t *registry.Tool, want []string) bool {
 }
 
 // allowed reports whether a tool that needs confirmation may run: --allow
-// or the config's tools.allow names it.
+// (by id or MCP name) or the config's tools.allow names it.
 func allowed(h *host.Host, opts Options, id string) bool {
-	return matchAny(opts.Allow, id) || h.Config.Allows(id)
+	return matchAny(opts.Allow, id) || matchAny(opts.Allow, toolname.Name(id)) || h.Config.Allows(id)
 }
 
 // matchAny reports whether id matches one of the globs (validated by Select).
