@@ -61,9 +61,18 @@ func SectionsFor(f *spec.File, tools []*registry.Tool) (Sections, error) {
 // agent can call (the language's tools in the registry, possibly filtered);
 // a non-empty task is inserted as the objective.
 func Compose(f *spec.File, tools []*registry.Tool, task string) (string, error) {
+	return compose(f, tools, task, false)
+}
+
+// compose is Compose; generateTools lists tools even when the spec writes
+// its own list, which names tools a role may not call.
+func compose(f *spec.File, tools []*registry.Tool, task string, generateTools bool) (string, error) {
 	s, err := SectionsFor(f, tools)
 	if err != nil {
 		return "", err
+	}
+	if generateTools {
+		s.AvailableTools = ToolList(tools)
 	}
 	name := f.Language.Name
 	if name == "" {
