@@ -223,6 +223,7 @@ func newRootCmd(f *factory) *cobra.Command {
 		newParseCmd(f),
 		newUndoCmd(f), newTransactionsCmd(f),
 		newAgentsCmd(f), newAgentCmd(f),
+		newRolesCmd(f), newPromptCmd(f),
 	)
 	return root
 }
