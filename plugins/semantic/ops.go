@@ -387,7 +387,9 @@ func (c *call) envelope(ref *symbolRef, out *symbolInfoOutput) {
 		if out.Signature = strings.TrimSpace(ref.sym.Detail); out.Signature == "" || c.e.lang == "go" {
 			// gopls details are types ("func() float64"); the declaration's
 			// first line reads better.
-			sig := strings.TrimSpace(text[lineStart(text, d.start):lineEnd(text, d.selEnd)])
+			// The line of the name: decorators and attributes above it are
+			// modifiers, not signature.
+			sig := strings.TrimSpace(text[max(d.start, lineStart(text, d.selEnd)):lineEnd(text, d.selEnd)])
 			sig = strings.TrimSpace(strings.TrimSuffix(strings.TrimSuffix(sig, "{"), ":"))
 			if len(sig) > 300 {
 				sig = sig[:300] + "…"

@@ -301,6 +301,23 @@ func TestStructuredEditsPython(t *testing.T) {
 	if readFile(t, root, file) != before {
 		t.Error("file changed")
 	}
+	// A decorated method goes with its decorator and comment.
+	if _, err := invokeConfirmed(t, e, "add_member", map[string]any{"symbol": "Puppy", "member": "# A puppy's age.\n@staticmethod\ndef age() -> int:\n    return 1", "member_kind": "method"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, root, file); !strings.HasSuffix(got, "        return \"yip\"\n\n    # A puppy's age.\n    @staticmethod\n    def age() -> int:\n        return 1\n") {
+		t.Errorf("file:\n%s", got)
+	}
+	m := mustInvoke(t, e, "symbol_info", map[string]any{"symbol": "Puppy/age", "file": file})
+	if get(t, m, "modifiers.0") != "staticmethod" || get(t, m, "name_path") != "Puppy/age" || get(t, m, "signature") != "def age() -> int" {
+		t.Errorf("symbol_info = %s", dump(m))
+	}
+	if _, err := invokeConfirmed(t, e, "delete_symbol", map[string]any{"symbol": "Puppy/age", "file": file}); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, root, file); strings.Contains(got, "age") || strings.Contains(got, "staticmethod") || !strings.HasSuffix(got, "return \"yip\"\n") {
+		t.Errorf("file after delete:\n%q", got)
+	}
 	if _, err := invokeConfirmed(t, e, "update_imports", map[string]any{"file": "zoo/keeper.py", "add": []string{"os", "from typing import List"}, "policy": "never"}); err != nil {
 		t.Fatal(err)
 	}
