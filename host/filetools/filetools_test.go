@@ -176,8 +176,11 @@ func TestListFiles(t *testing.T) {
 		"src/.gitignore":      "secret.go\n",
 		"src/secret.go":       "package src\n",
 		"src/a.go":            "package src\n",
+		"src/x.log":           "ignored by the root .gitignore, also when listing src",
 		"src/deep/b.ts":       "x",
 		".git/config":         "x",
+		".git/info/exclude":   "*.tmp\n",
+		"scratch.tmp":         "ignored by .git/info/exclude",
 		".langhost/x.json":    "x",
 		"node_modules/m/i.js": "x",
 	})
@@ -191,10 +194,11 @@ func TestListFiles(t *testing.T) {
 		trunc bool
 	}{
 		{"all", map[string]any{}, ".gitignore keep.log main.go node_modules/m/i.js src/.gitignore src/a.go src/build/gen.go src/deep/b.ts", false},
+		{"info exclude", map[string]any{"glob": "*.tmp", "include_ignored": true}, "scratch.tmp", false},
 		{"glob by name", map[string]any{"glob": "*.go"}, "main.go src/a.go src/build/gen.go", false},
 		{"glob by path", map[string]any{"glob": "src/**/*.ts"}, "src/deep/b.ts", false},
 		{"directory", map[string]any{"path": "src"}, "src/.gitignore src/a.go src/build/gen.go src/deep/b.ts", false},
-		{"include ignored", map[string]any{"path": "src", "include_ignored": true}, "src/.gitignore src/a.go src/build/gen.go src/deep/b.ts src/secret.go", false},
+		{"include ignored", map[string]any{"path": "src", "include_ignored": true}, "src/.gitignore src/a.go src/build/gen.go src/deep/b.ts src/secret.go src/x.log", false},
 		{"max results", map[string]any{"glob": "*.go", "max_results": 2}, "main.go src/a.go", true},
 		{"private dir", map[string]any{"path": ".git"}, "", false},
 	}
