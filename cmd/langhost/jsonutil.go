@@ -1,26 +1,6 @@
 package main
 
-import (
-	"bytes"
-	"encoding/json"
-	"sort"
-)
-
-func compactJSON(v any) string {
-	b, err := json.Marshal(v)
-	if err != nil {
-		return err.Error()
-	}
-	return string(b)
-}
-
-func indentJSON(raw json.RawMessage) string {
-	var b bytes.Buffer
-	if err := json.Indent(&b, raw, "", "  "); err != nil {
-		return string(raw)
-	}
-	return b.String()
-}
+import "sort"
 
 func sortedOutputNames(m map[string]any) []string {
 	names := make([]string, 0, len(m))

@@ -67,13 +67,17 @@ func decodeNext(dec *json.Decoder) (*value, error) {
 	return &value{scalar: tok}, nil
 }
 
-// flat reports whether v is an object of scalars (a table row).
-func (v *value) flat() bool {
+// dropped reports whether a field is left out of the text.
+func (r renderer) dropped(key string) bool { return key == "diff" && r.noDiff }
+
+// flat reports whether v is an object of one-line scalars (a table row).
+func (r renderer) flat(v *value) bool {
 	if v.kind != '{' {
 		return false
 	}
 	for _, k := range v.keys {
-		if v.fields[k].kind != 0 {
+		f := v.fields[k]
+		if !r.dropped(k) && (f.kind != 0 || strings.Contains(f.text(), "\n")) {
 			return false
 		}
 	}
@@ -101,6 +105,11 @@ func (v *value) text() string {
 type renderer struct {
 	w  io.Writer
 	st style
+	// skip are top-level keys already printed (a result's diagnostics).
+	skip map[string]bool
+	// noDiff drops nested "diff" fields: the object's own diff, printed
+	// in full, already shows them.
+	noDiff bool
 }
 
 // renderJSON renders any value that marshals to JSON.
@@ -117,8 +126,16 @@ func (r renderer) renderJSON(data []byte) error {
 func (r renderer) value(indent string, v *value) {
 	switch v.kind {
 	case '{':
+		skip := r.skip
+		r.skip = nil
+		ownDiff := v.fields["diff"] != nil && v.fields["diff"].kind == 0
 		for _, k := range v.keys {
-			r.field(indent, k, v.fields[k])
+			if skip[k] || r.dropped(k) {
+				continue
+			}
+			child := r
+			child.noDiff = r.noDiff || (ownDiff && k != "diff")
+			child.field(indent, k, v.fields[k])
 		}
 	case '[':
 		r.list(indent, v)
@@ -172,12 +189,12 @@ func (r renderer) list(indent string, v *value) {
 		for _, it := range v.items {
 			fmt.Fprintf(r.w, "%s%s\n", indent, r.diagnostic(asDiagnostic(it)))
 		}
-	case allOf(v.items, (*value).flat):
+	case allOf(v.items, r.flat):
 		var cols []string
 		seen := map[string]bool{}
 		for _, it := range v.items {
 			for _, k := range it.keys {
-				if !seen[k] {
+				if !seen[k] && !r.dropped(k) {
 					seen[k] = true
 					cols = append(cols, k)
 				}
@@ -185,7 +202,7 @@ func (r renderer) list(indent string, v *value) {
 		}
 		header := make([]string, len(cols))
 		for i, c := range cols {
-			header[i] = strings.ToUpper(c)
+			header[i] = columnName(c)
 		}
 		rows := [][]string{header}
 		for _, it := range v.items {
@@ -270,4 +287,21 @@ func allOf(items []*value, ok func(*value) bool) bool {
 		}
 	}
 	return true
+}
+
+// columnName is a field name as a table header: containingMember and
+// end_line become CONTAINING MEMBER and END LINE.
+func columnName(key string) string {
+	var b strings.Builder
+	for i, r := range key {
+		switch {
+		case r == '_':
+			b.WriteByte(' ')
+			continue
+		case i > 0 && r >= 'A' && r <= 'Z':
+			b.WriteByte(' ')
+		}
+		b.WriteRune(r)
+	}
+	return strings.ToUpper(b.String())
 }

@@ -126,6 +126,11 @@ func printResult(w io.Writer, st style, res *registry.Result) error {
 		r.field("", name, v)
 	}
 	if len(res.Data) > 0 {
+		// A semantic operation's diagnostics were printed above, from
+		// the result.
+		if len(res.Diagnostics) > 0 {
+			r.skip = map[string]bool{"diagnostics": true, "counts": true}
+		}
 		if err := r.renderJSON(res.Data); err != nil {
 			return err
 		}
