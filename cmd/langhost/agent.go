@@ -123,7 +123,20 @@ func agentRun(cmd *cobra.Command, opts *agentRunOptions, task string) error {
 	if err != nil {
 		return err
 	}
-	settings := a.Settings.Override(agent.Settings{Provider: opts.provider, Model: opts.model, BaseURL: opts.baseURL, MaxSteps: opts.maxSteps})
+	roleSet, err := prompts.LoadRoles(f.paths.User, h.Workspace.Dir(), h.Config.Trust.Trusted)
+	if err != nil {
+		return failure.Wrap(failure.InvalidInput, err, "roles")
+	}
+	for _, warn := range roleSet.Warnings {
+		fmt.Fprintf(f.io.ErrOut, "warning: %s\n", warn)
+	}
+	// The spec's agent block, then the role's model (a single run's:
+	// a workflow's roles share the run's provider), then the flags.
+	settings := a.Settings
+	if r, _ := roleSet.Get(opts.role); opts.workflow == "" && r != nil && r.Model != nil {
+		settings = settings.Override(agent.Settings{Provider: r.Model.Provider, Model: r.Model.Model, Temperature: r.Model.Temperature})
+	}
+	settings = settings.Override(agent.Settings{Provider: opts.provider, Model: opts.model, BaseURL: opts.baseURL, MaxSteps: opts.maxSteps})
 	if cmd.Flags().Changed("temperature") {
 		settings.Temperature = &opts.temperature
 	}
@@ -159,13 +172,6 @@ func agentRun(cmd *cobra.Command, opts *agentRunOptions, task string) error {
 	e.Emit(transcript.Event{Type: transcript.RunStart, Run: id, Agent: a.ID, Workflow: opts.workflow, Task: task,
 		Provider: settings.Provider, Model: settings.Model})
 	res := &agentResult{Run: id, Agent: a.ID, Workflow: opts.workflow, Provider: settings.Provider, Model: settings.Model}
-	roleSet, err := prompts.LoadRoles(f.paths.User, h.Workspace.Dir(), h.Config.Trust.Trusted)
-	if err != nil {
-		return failure.Wrap(failure.InvalidInput, err, "roles")
-	}
-	for _, warn := range roleSet.Warnings {
-		fmt.Fprintf(f.io.ErrOut, "warning: %s\n", warn)
-	}
 	system := func(role string) (string, error) { return systemPrompt(a, tools, roleSet, role, task) }
 	var runErr error
 	if opts.workflow == workflow.Name {

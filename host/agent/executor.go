@@ -36,6 +36,9 @@ type Role struct {
 	Name string
 	// Allows returns nil when the role may call t; nil allows every tool.
 	Allows func(t *registry.Tool) error
+	// Settings override the run's model for this role (provider, model,
+	// temperature); zero fields keep the run's.
+	Settings Settings
 }
 
 // Budget bounds a run as a whole; Task.MaxSteps bounds one loop.

@@ -21,6 +21,9 @@ func (e *Executor) Roles(set *roles.Set) func(name string) Role {
 			}}
 		}
 		role := Role{Name: r.Name, Allows: r.Allows}
+		if m := r.Model; m != nil {
+			role.Settings = Settings{Provider: m.Provider, Model: m.Model, Temperature: m.Temperature}
+		}
 		if !ok {
 			e.Transition(role, fmt.Sprintf("unknown role %q: using %s", name, r.Name))
 		}

@@ -156,8 +156,14 @@ func loop(ctx context.Context, cfg Config, role string, msgs []model.Message) (*
 	if err != nil {
 		return &agent.Outcome{StopReason: agent.StopModelError, Error: err.Error()}, msgs, fmt.Errorf("%s prompt: %w", role, err)
 	}
+	settings := cfg.Settings
+	if o := cfg.Executor.Role().Settings; o.Provider == "" || o.Provider == settings.Provider {
+		// One provider serves the run: a role may choose another model
+		// of it, not another provider.
+		settings = settings.Override(o)
+	}
 	out, err := cfg.Executor.Loop(ctx, agent.Task{System: system, Messages: msgs, Tools: cfg.Tools,
-		MaxSteps: cfg.Settings.MaxSteps, Model: cfg.Settings.Model, Temperature: cfg.Settings.Temperature})
+		MaxSteps: settings.MaxSteps, Model: settings.Model, Temperature: settings.Temperature})
 	return out, out.Messages, err
 }
 
