@@ -1,10 +1,15 @@
 package main
 
 import (
+	"context"
 	"fmt"
+	"strings"
 	"time"
 
+	"github.com/langhost/langhost/host"
 	"github.com/langhost/langhost/host/mcpserver"
+	"github.com/langhost/langhost/host/spec"
+	"github.com/langhost/langhost/plugins/builtin"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/spf13/cobra"
 )
@@ -13,9 +18,12 @@ type mcpOptions struct {
 	f                *factory
 	http             string
 	languages        []string
+	profile          string
 	categories       []string
 	tools            []string
 	allow            []string
+	outputSchemas    bool
+	watch            bool
 	progressInterval time.Duration
 }
 
@@ -24,20 +32,34 @@ func newMCPCmd(f *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "mcp",
 		Short: "Serve the tools to MCP clients (stdio, or streamable HTTP with --http)",
-		Long: `Serve every registered tool as an MCP tool, each language's coding prompt as
-the MCP prompt <language>-coding, and the prerequisites document as the resource
+		Long: `Serve the tools of the languages the workspace uses as MCP tools named with
+"_" (go_find_references), each language's coding prompt as the MCP prompt
+<language>-coding, and the prerequisites document as the resource
 langhost://prerequisites.md. Stdio is the default transport; logs go to stderr.
 
-Filters combine: --language, --category and --tools narrow the served tools.
-Tools that change files (requiresConfirmation) are hidden unless allowed by
---allow or the config's tools.allow; allowed ones run as confirmed.
+Languages are detected in the workspace (source file extensions, project
+files such as go.mod, language server root markers); --language names them
+instead. --profile picks tools by what they do: readonly (side-effect-free
+tools), edit (readonly plus the semantic edit tools and langhost_apply), all
+(every tool of every language), or a name from the config's mcp.profiles.
+--category and --tools narrow further. Tools that change files
+(requiresConfirmation) are hidden unless allowed by --allow or the config's
+tools.allow; allowed ones run as confirmed.
+
+An edit preview (rename, code_actions, format, organize_imports) carries a
+preview_id; langhost_apply writes exactly that preview if the tool is
+allowed and no file changed since. Spec directories and plugin executables
+are watched: a change reloads the tools and clients are notified; a spec that
+breaks keeps its last good version.
 
 With --http the server listens on ADDR (a missing host means 127.0.0.1) at
 path /mcp and prints the endpoint URL on stderr. A non-loopback address needs
 a bearer token (config mcp.token or LANGHOST_MCP_TOKEN); when a token is set,
 every request must send "Authorization: Bearer <token>".`,
 		Example: `  langhost mcp --workspace .
-  langhost mcp --language go --tools 'go.*' --allow go.fmt
+  langhost mcp --language go,python --profile readonly
+  langhost mcp --profile edit --allow 'go.rename'
+  langhost mcp --tools 'go_*' --allow go.fmt
   LANGHOST_MCP_TOKEN=secret langhost mcp --http 0.0.0.0:8765`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -46,10 +68,13 @@ every request must send "Authorization: Bearer <token>".`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.http, "http", "", "serve streamable HTTP on `ADDR` (host:port; port 0 picks one) instead of stdio")
-	fl.StringSliceVar(&opts.languages, "language", nil, "serve only tools of these language ids (repeatable, comma separated)")
+	fl.StringSliceVar(&opts.languages, "language", nil, "serve only tools of these language ids instead of the detected ones (repeatable, comma separated)")
+	fl.StringVar(&opts.profile, "profile", "", "tool profile: readonly, edit, all or a name from the config's mcp.profiles (default: config mcp.profile, else every tool of the detected languages)")
 	fl.StringSliceVar(&opts.categories, "category", nil, "serve only tools in one of these categories (repeatable, comma separated)")
-	fl.StringSliceVar(&opts.tools, "tools", nil, "serve only these tool ids; globs like 'go.*' allowed (comma separated)")
+	fl.StringSliceVar(&opts.tools, "tools", nil, "serve only these tools, by id or MCP name; globs like 'go.*' allowed (comma separated)")
 	fl.StringArrayVar(&opts.allow, "allow", nil, "serve this tool id or glob even though it needs confirmation, and run it confirmed (repeatable)")
+	fl.BoolVar(&opts.outputSchemas, "output-schemas", false, "include each tool's output schema in tools/list (larger listing)")
+	fl.BoolVar(&opts.watch, "watch", true, "reload the tools when spec files or plugin executables change")
 	fl.DurationVar(&opts.progressInterval, "progress-interval", mcpserver.DefaultProgressInterval, "period of \"running for Ns\" progress notifications")
 	return cmd
 }
@@ -77,31 +102,73 @@ func serveMCP(cmd *cobra.Command, opts *mcpOptions) error {
 			return err
 		}
 	}
-	h, err := opts.f.loadHost(ctx)
-	if err != nil {
-		return err
+	profile := opts.profile
+	if !cmd.Flags().Changed("profile") {
+		profile = cfg.MCPProfile
 	}
-	warnProblems(opts.f, h.Specs.Problems)
-	srv, err := mcpserver.New(h, mcpserver.Options{
+	logger := opts.f.log()
+	load := func(ctx context.Context, wrap func([]spec.Source) []spec.Source) (*host.Host, error) {
+		h, err := host.Open(ctx, cfg, logger, host.Options{Builtins: builtin.Agents(), SpecSources: wrap})
+		if err != nil && !isFailure(err) {
+			err = failure.Wrap(failure.Internal, err, "start host")
+		}
+		return h, err
+	}
+	srv, err := mcpserver.Open(ctx, load, mcpserver.Options{
 		Languages:        opts.languages,
+		Profile:          profile,
+		Profiles:         cfg.MCPProfiles,
 		Categories:       opts.categories,
 		Tools:            opts.tools,
 		Allow:            opts.allow,
+		OutputSchemas:    opts.outputSchemas,
 		ProgressInterval: opts.progressInterval,
-		Logger:           h.Logger,
+		Logger:           logger,
 	})
 	if err != nil {
 		return err
 	}
-	if opts.http == "" {
-		return mcpserver.ServeStdio(ctx, srv)
+	defer srv.Close()
+	warnProblems(opts.f, srv.Host().Specs.Problems)
+	reportSurface(opts, srv)
+	if opts.watch {
+		watchCtx, stop := context.WithCancel(ctx)
+		defer stop()
+		if err := srv.Watch(watchCtx, mcpserver.WatchPaths(srv.Host()), 0); err != nil {
+			logger.Warn("spec files are not watched", "error", err)
+		}
 	}
-	return mcpserver.ServeHTTP(ctx, srv, mcpserver.HTTPOptions{
+	if opts.http == "" {
+		return mcpserver.ServeStdio(ctx, srv.MCP())
+	}
+	return mcpserver.ServeHTTP(ctx, srv.MCP(), mcpserver.HTTPOptions{
 		Addr:   opts.http,
 		Token:  cfg.MCPToken,
-		Logger: h.Logger,
+		Logger: logger,
 		Ready: func(url string) {
 			fmt.Fprintf(opts.f.io.ErrOut, "langhost mcp: serving streamable HTTP on %s\n", url)
 		},
 	})
+}
+
+// reportSurface says on stderr what is served and, for detected
+// languages, why: a user wondering where a tool went needs to know.
+func reportSurface(opts *mcpOptions, srv *mcpserver.Server) {
+	n, langs, detected := srv.Summary()
+	var what string
+	switch {
+	case langs == nil:
+		what = "every language"
+	case len(detected) > 0:
+		parts := make([]string, len(detected))
+		for i, l := range detected {
+			parts[i] = l.String()
+		}
+		what = "detected " + strings.Join(parts, ", ")
+	case len(opts.languages) > 0:
+		what = strings.Join(langs, ", ")
+	default:
+		what = "no detected language (use --language or --profile all)"
+	}
+	fmt.Fprintf(opts.f.io.ErrOut, "langhost mcp: %d tools for %s\n", n, what)
 }

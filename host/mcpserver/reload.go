@@ -81,9 +81,10 @@ func WatchPaths(h *host.Host) []string {
 	return out
 }
 
-// Watch reloads when a spec file in the watched directories or a
-// watched plugin executable changes, debounced, until ctx ends. Paths
-// that do not exist yet are watched from their parent directory.
+// Watch starts watching paths and returns: until ctx ends, a change to a
+// spec file in the watched directories or to a watched plugin executable
+// reloads the tools, debounced. Paths that do not exist yet are watched
+// from their parent directory.
 func (S *Server) Watch(ctx context.Context, paths []string, debounce time.Duration) error {
 	if debounce <= 0 {
 		debounce = DefaultDebounce
@@ -92,8 +93,6 @@ func (S *Server) Watch(ctx context.Context, paths []string, debounce time.Durati
 	if err != nil {
 		return fmt.Errorf("watch spec files: %w", err)
 	}
-	defer w.Close()
-	// relevant reports whether an event on name concerns a watched path.
 	watchedDirs := map[string]bool{}
 	watchedFiles := map[string]bool{}
 	for _, p := range paths {
@@ -112,6 +111,14 @@ func (S *Server) Watch(ctx context.Context, paths []string, debounce time.Durati
 			S.log.Debug("not watched", "path", p, "error", err)
 		}
 	}
+	go func() {
+		defer w.Close()
+		S.watch(ctx, w, watchedDirs, watchedFiles, debounce)
+	}()
+	return nil
+}
+
+func (S *Server) watch(ctx context.Context, w *fsnotify.Watcher, watchedDirs, watchedFiles map[string]bool, debounce time.Duration) {
 	relevant := func(name string) bool {
 		name = filepath.Clean(name)
 		if watchedFiles[name] {
@@ -130,10 +137,10 @@ func (S *Server) Watch(ctx context.Context, paths []string, debounce time.Durati
 	for {
 		select {
 		case <-ctx.Done():
-			return nil
+			return
 		case ev, ok := <-w.Events:
 			if !ok {
-				return nil
+				return
 			}
 			if ev.Op == fsnotify.Chmod || !relevant(ev.Name) {
 				continue
@@ -152,7 +159,7 @@ func (S *Server) Watch(ctx context.Context, paths []string, debounce time.Durati
 			}
 		case err, ok := <-w.Errors:
 			if !ok {
-				return nil
+				return
 			}
 			S.log.Warn("watching spec files", "error", err)
 		case <-fire:
