@@ -164,8 +164,10 @@ func parse(name string, data []byte) (*Role, error) {
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
 	bad := func(field, format string, args ...any) error {
-		return &failure.Error{Code: failure.InvalidInput, Field: field,
-			Message: fmt.Sprintf("%s:%d: %s", name, lineOf(&root, field), fmt.Sprintf(format, args...))}
+		line := lineOf(&root, field)
+		return &failure.Error{Code: failure.InvalidInput,
+			Message: fmt.Sprintf("%s:%d: %s: %s", name, line, field, fmt.Sprintf(format, args...)),
+			Details: map[string]any{"file": name, "line": line, "field": field}}
 	}
 	stem := strings.TrimSuffix(path.Base(filepath.ToSlash(name)), ".yaml")
 	if i := strings.LastIndex(stem, ":"); i >= 0 {
