@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -100,5 +101,49 @@ func TestLogFileFallbacks(t *testing.T) {
 	}
 	if st, err := os.Stat(big + ".1"); err != nil || st.Size() != maxLogSize+1 {
 		t.Errorf("old generation: %v %v", st, err)
+	}
+}
+
+// With a real gopls behind the semantic plugin, a person running a command
+// sees its result and nothing of the plugin's or gopls's logs, which are
+// in the log file; --verbose shows them.
+func TestLanguageServerLogsStayOffStderr(t *testing.T) {
+	if _, err := exec.LookPath("gopls"); err != nil {
+		t.Fatalf("gopls is needed (scripts/install-tools.sh): %v", err)
+	}
+	bin := langhostBinary(t)
+	dir := t.TempDir()
+	ws := filepath.Join(dir, "ws")
+	if err := os.MkdirAll(ws, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, filepath.Join(ws, "go.mod"), "module example.com/ws\n\ngo 1.26\n")
+	write(t, filepath.Join(ws, "main.go"), "package main\n\ntype Shape struct{}\n\nfunc main() { _ = Shape{} }\n")
+	logFile := filepath.Join(dir, "cache", "langhost", "langhost.log")
+	run := func(extra ...string) (string, string) {
+		t.Helper()
+		args := append([]string{"--workspace", ws, "run", "go.find_references", "symbol=Shape", "--no-daemon",
+			"--format", "text", "--log-level", "debug"}, extra...)
+		cmd := exec.Command(bin, args...)
+		cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"),
+			"XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "LANGHOST_DAEMON=0")
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		if err := cmd.Run(); err != nil {
+			t.Fatalf("%v: %v\nstdout: %s\nstderr: %s", args, err, stdout.String(), stderr.String())
+		}
+		return stdout.String(), stderr.String()
+	}
+	stdout, stderr := run()
+	if !strings.Contains(stdout, "main.go  5") || stderr != "" {
+		t.Errorf("stdout:\n%s\nstderr (want none):\n%s", stdout, stderr)
+	}
+	logged, err := os.ReadFile(logFile)
+	if err != nil || !strings.Contains(string(logged), "[DEBUG] langhost.plugins") {
+		t.Errorf("log file %s: %v\n%.3000s", logFile, err, logged)
+	}
+	_, stderr = run("--verbose")
+	if !strings.Contains(stderr, "[DEBUG] langhost.plugins") {
+		t.Errorf("--verbose: the logs are not on stderr:\n%.3000s", stderr)
 	}
 }
