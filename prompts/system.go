@@ -223,7 +223,7 @@ func workspaceLayer(ws *workspace.Root) (text string, sources, warnings []string
 		strings.Join(parts, "\n\n"), sources, warnings
 }
 
-var delimiterRE = regexp.MustCompile(`(?i)<(/?\s*workspace-file)`)
+var delimiterRE = regexp.MustCompile(`(?i)<\s*(/?\s*workspace-file)`)
 
 // escapeDelimiter keeps a file from closing its own delimiter and
 // continuing as if it were langhost's text.
