@@ -17,12 +17,9 @@ import (
 func BenchmarkTransaction(b *testing.B) {
 	requireTool(b, "gopls")
 	root := copyTree(b, filepath.Join("testdata", "gomod"))
-	for _, cfg := range []struct {
-		name string
-		cfg  Config
-	}{{"default", goplsConfig}, {"diagnosticsDelay=10ms", goplsTxnConfig}} {
-		b.Run(cfg.name, func(b *testing.B) {
-			e := openEngine(b, root, "go", cfg.cfg)
+	{
+		{
+			e := openEngine(b, root, "go", goplsConfig)
 			ctx := context.Background()
 			edit := func(from, to string, dryRun bool) []byte {
 				in, _ := json.Marshal(map[string]any{"file": "calc/calc.go", "dry_run": dryRun,
@@ -56,6 +53,6 @@ func BenchmarkTransaction(b *testing.B) {
 					run(b, back)
 				}
 			})
-		})
+		}
 	}
 }

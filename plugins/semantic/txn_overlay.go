@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"context"
+	"encoding/json"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -153,11 +154,15 @@ func (c *call) diagnosticsOf(ctx context.Context, docs []*document, pull bool) (
 	if pull {
 		return out, nil
 	}
-	wctx, cancel := context.WithTimeout(ctx, pushWait)
-	err := c.s.srv.WaitIdle(wctx, txnQuiet)
-	cancel()
-	if err != nil && ctx.Err() != nil {
+	if ok, err := c.diagnoseAll(ctx, docs); err != nil {
 		return out, err
+	} else if !ok {
+		wctx, cancel := context.WithTimeout(ctx, pushWait)
+		err := c.s.srv.WaitIdle(wctx, txnQuiet)
+		cancel()
+		if err != nil && ctx.Err() != nil {
+			return out, err
+		}
 	}
 	out.others = map[lsp.DocumentURI][]diagnostic.Diagnostic{}
 	for _, e := range c.s.srv.AllDiagnostics() {
@@ -193,6 +198,47 @@ func (s *session) checks(path string) bool {
 	}
 	_, ok := s.e.cfg.LanguageIDs[filepath.Ext(path)]
 	return ok
+}
+
+// goplsDiagnoseFiles is gopls's command that diagnoses the whole snapshot
+// of the given files (their dependents included) and answers once every
+// diagnostic is published: a barrier instead of a quiet time.
+const goplsDiagnoseFiles = "gopls.diagnose_files"
+
+// diagnoseAll asks a server that offers a diagnosis barrier to publish
+// every diagnostic of the current state of docs and their dependents. It
+// reports false when the server has none.
+func (c *call) diagnoseAll(ctx context.Context, docs []*document) (bool, error) {
+	if !c.s.hasCommand(goplsDiagnoseFiles) {
+		return false, nil
+	}
+	var files []lsp.DocumentURI
+	for _, d := range docs {
+		if d != nil {
+			files = append(files, d.uri)
+		}
+	}
+	if len(files) == 0 {
+		return true, nil
+	}
+	err := c.s.call(ctx, "workspace/executeCommand", map[string]any{
+		"command": goplsDiagnoseFiles, "arguments": []any{map[string]any{"Files": files}}}, nil)
+	if err != nil && ctx.Err() == nil && failure.CodeOf(err) != failure.Timeout {
+		// The command is an optimisation: fall back to the quiet time.
+		c.e.log.Debug("diagnose_files failed", "error", err)
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// hasCommand reports whether the server lists command among those
+// workspace/executeCommand runs.
+func (s *session) hasCommand(command string) bool {
+	var opts struct {
+		Commands []string `json:"commands"`
+	}
+	_ = json.Unmarshal(s.caps["executeCommandProvider"], &opts)
+	return slices.Contains(opts.Commands, command)
 }
 
 // toDiagnostics converts a server's diagnostics of uri, whose content m

@@ -112,19 +112,16 @@ func runTxnCases(t *testing.T, e *Engine, root string, files []string, cases []t
 	}
 }
 
-// goplsTxnConfig is goplsConfig with gopls checking the packages that
-// depend on an edited file within 10ms instead of its default 1s, so that
-// a transaction sees the errors an edit causes in other files.
-var goplsTxnConfig = func() Config {
-	c := goplsConfig
-	c.Settings = map[string]any{"gopls": map[string]any{"symbolScope": "workspace", "diagnosticsDelay": "10ms"}}
-	return c
-}()
+// goplsTxnConfig is the gopls configuration of transaction tests. It is
+// goplsConfig: transactions see the errors an edit causes in dependent
+// packages through gopls.diagnose_files, whatever gopls's
+// diagnosticsDelay.
+var goplsTxnConfig = goplsConfig
 
 func TestGoplsTransactions(t *testing.T) {
 	requireTool(t, "gopls")
 	root := copyTree(t, filepath.Join("testdata", "gomod"))
-	e := openEngine(t, root, "go", goplsTxnConfig)
+	e := openEngine(t, root, "go", goplsConfig)
 	files := []string{"calc/calc.go", "broken/broken.go", "shape/shape.go", "extra/extra.go"}
 	runTxnCases(t, e, root, files, []txnCase{
 		{name: "breaking edit rejected", op: "edit_file", code: failure.DiagnosticRegression,

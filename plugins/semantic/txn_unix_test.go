@@ -17,7 +17,7 @@ import (
 func TestGoplsTransactionNonRegularTargets(t *testing.T) {
 	requireTool(t, "gopls")
 	root := copyTree(t, filepath.Join("testdata", "gomod"))
-	e := openEngine(t, root, "go", goplsTxnConfig)
+	e := openEngine(t, root, "go", goplsConfig)
 	if err := syscall.Mkfifo(filepath.Join(root, "pipe.go"), 0o644); err != nil {
 		t.Fatal(err)
 	}
