@@ -15,6 +15,10 @@
 // environment (Config.APIKeyEnv) and never appear in errors: anything the
 // server echoes back is redacted.
 //
-// Additions to the agreed API: Config.MaxRetries, MaxResponseBytes,
-// ErrBadResponse, Providers and the StopReason constants.
+// Additions to the agreed API (nothing was changed): Config.MaxRetries,
+// Config.APIKey (a Secret, for keys from the user config), MaxResponseBytes,
+// ErrBadResponse, Providers and the stop reason constants EndTurn, ToolUse
+// and MaxTokens. Errors carry failure classes: invalid_input for a bad
+// Config or Request (Field names it), precondition_failed for a missing
+// key, tool_failed for what the server did, timeout/canceled from ctx.
 package model

@@ -89,10 +89,13 @@ type Provider interface {
 
 // Config selects and configures a provider.
 type Config struct {
-	Provider    string // openai | anthropic | ollama | openai-compatible
-	Model       string
-	BaseURL     string // required for openai-compatible; defaults for the others
-	APIKeyEnv   string // env var holding the key; defaults OPENAI_API_KEY / ANTHROPIC_API_KEY
+	Provider  string // openai | anthropic | ollama | openai-compatible
+	Model     string
+	BaseURL   string // required for openai-compatible; defaults for the others
+	APIKeyEnv string // env var holding the key; defaults OPENAI_API_KEY / ANTHROPIC_API_KEY
+	// APIKey, if set, is used instead of APIKeyEnv (a key the caller read
+	// from the user config). It prints as [redacted].
+	APIKey      Secret
 	Temperature *float64
 	MaxTokens   int
 	HTTPClient  *http.Client
@@ -144,21 +147,13 @@ func New(cfg Config, getenv func(string) string) (Provider, error) {
 		}
 		return newOpenAI(cfg, key, "https://api.openai.com/v1/"), nil
 	case "ollama":
-		// Ollama ignores the key; a caller may still name one for a proxy.
-		key := ""
-		if cfg.APIKeyEnv != "" {
-			key = getenv(cfg.APIKeyEnv)
-		}
-		return newOpenAI(cfg, key, "http://localhost:11434/v1/"), nil
+		// Ollama ignores the key; a caller may still give one for a proxy.
+		return newOpenAI(cfg, optionalKey(cfg, getenv), "http://localhost:11434/v1/"), nil
 	case "openai-compatible":
 		if cfg.BaseURL == "" {
 			return nil, &failure.Error{Code: failure.InvalidInput, Field: "baseURL", Message: "provider openai-compatible needs the server's base URL (for example http://localhost:8000/v1)"}
 		}
-		key := ""
-		if cfg.APIKeyEnv != "" {
-			key = getenv(cfg.APIKeyEnv)
-		}
-		return newOpenAI(cfg, key, ""), nil
+		return newOpenAI(cfg, optionalKey(cfg, getenv), ""), nil
 	case "anthropic":
 		key, err := apiKey(cfg, "ANTHROPIC_API_KEY", getenv)
 		if err != nil {
@@ -173,6 +168,9 @@ func New(cfg Config, getenv func(string) string) (Provider, error) {
 }
 
 func apiKey(cfg Config, def string, getenv func(string) string) (string, error) {
+	if k := strings.TrimSpace(string(cfg.APIKey)); k != "" {
+		return k, nil
+	}
 	env := cfg.APIKeyEnv
 	if env == "" {
 		env = def
@@ -184,6 +182,28 @@ func apiKey(cfg Config, def string, getenv func(string) string) (string, error) 
 	}
 	return key, nil
 }
+
+// optionalKey is the key of a provider that may not need one: never the
+// OpenAI or Anthropic default variable, which must not reach a local server.
+func optionalKey(cfg Config, getenv func(string) string) string {
+	if k := strings.TrimSpace(string(cfg.APIKey)); k != "" {
+		return k
+	}
+	if cfg.APIKeyEnv != "" {
+		return strings.TrimSpace(getenv(cfg.APIKeyEnv))
+	}
+	return ""
+}
+
+// Secret is a credential. It formats as [redacted] with every verb and in
+// JSON, so logging a Config does not leak it.
+type Secret string
+
+// Format implements fmt.Formatter.
+func (Secret) Format(f fmt.State, _ rune) { _, _ = f.Write([]byte("[redacted]")) }
+
+// MarshalJSON implements json.Marshaler.
+func (Secret) MarshalJSON() ([]byte, error) { return []byte(`"[redacted]"`), nil }
 
 func checkBaseURL(u string) error {
 	if !strings.HasPrefix(u, "http://") && !strings.HasPrefix(u, "https://") {

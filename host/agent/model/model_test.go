@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
 	"strings"
 	"testing"
@@ -247,3 +248,34 @@ func TestCompleteRejectsBadRequest(t *testing.T) {
 }
 
 func ptr[T any](v T) *T { return &v }
+
+func TestSecretNeverPrints(t *testing.T) {
+	cfg := model.Config{Provider: "anthropic", Model: "m", APIKey: testKey}
+	for _, s := range []string{fmt.Sprintf("%v %+v %#v %s %q", cfg, cfg, cfg, cfg.APIKey, cfg.APIKey), mustJSON(t, cfg)} {
+		if strings.Contains(s, testKey) {
+			t.Errorf("key printed: %s", s)
+		}
+	}
+	// The key given in the config is the one sent.
+	srv := modeltest.NewServer(t, &modeltest.Script{Turns: []modeltest.Turn{{Reply: modeltest.Reply{Text: "ok"}}}})
+	cfg.BaseURL = srv.URL()
+	p, err := model.New(cfg, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := p.Complete(context.Background(), &model.Request{Messages: []model.Message{{Role: model.User, Content: "x"}}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := srv.Requests()[0].Header.Get("X-Api-Key"); got != testKey {
+		t.Errorf("x-api-key = %q", got)
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	b, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
