@@ -51,6 +51,18 @@ func Shape(res *registry.Result, root, dir string) {
 	if v, ok := res.Outputs[OutputFiles]; ok {
 		res.Files = files(v, root, dir)
 	}
+	// What the result now holds in its own shape is not repeated, in the
+	// tool's own paths, among the outputs.
+	for name, v := range res.Outputs {
+		switch v.(type) {
+		case []diagnostic.Diagnostic, parsers.TestReport:
+			delete(res.Outputs, name)
+		}
+	}
+	if res.Tests != nil {
+		delete(res.Outputs, OutputFailures)
+	}
+	delete(res.Outputs, OutputFiles)
 }
 
 var windowsDrive = regexp.MustCompile(`^[A-Za-z]:[\\/]`)

@@ -112,9 +112,10 @@ type Result struct {
 type resultFields Result
 
 // MarshalJSON writes the result as one object: an object Data's keys are
-// merged in beside the result's own (which win a clash), so that readers
-// find an operation's answer at the top level, not under data.data. Data
-// that is not an object stays under "data".
+// merged in beside the result's own (which win a clash with a key the
+// result has), so that readers find an operation's answer at the top
+// level, not under data.data. Data that is not an object stays under
+// "data".
 func (r Result) MarshalJSON() ([]byte, error) {
 	if r.Diagnostics == nil {
 		r.Diagnostics = []diagnostic.Diagnostic{}
@@ -128,7 +129,10 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	var extra map[string]json.RawMessage
+	var ownKeys, extra map[string]json.RawMessage
+	if err := json.Unmarshal(own, &ownKeys); err != nil {
+		return nil, err
+	}
 	if err := json.Unmarshal(data, &extra); err != nil {
 		return nil, fmt.Errorf("result data: %w", err)
 	}
@@ -136,7 +140,7 @@ func (r Result) MarshalJSON() ([]byte, error) {
 	// the operation's in sorted order.
 	buf := bytes.NewBuffer(own[:len(own)-1])
 	for _, k := range slices.Sorted(maps.Keys(extra)) {
-		if slices.Contains(resultKeys, k) {
+		if _, clash := ownKeys[k]; clash {
 			continue
 		}
 		key, _ := json.Marshal(k)
@@ -150,30 +154,45 @@ func (r Result) MarshalJSON() ([]byte, error) {
 }
 
 // UnmarshalJSON reads what MarshalJSON wrote: the keys that are not
-// fields of Result become Data.
+// fields of Result become Data, and so do "files" and "tests" when they
+// are an operation's (a rename's list of file diffs), not the result's.
 func (r *Result) UnmarshalJSON(b []byte) error {
-	var f resultFields
-	if err := json.Unmarshal(b, &f); err != nil {
+	var w struct {
+		resultFields
+		Files json.RawMessage `json:"files"`
+		Tests json.RawMessage `json:"tests"`
+	}
+	if err := json.Unmarshal(b, &w); err != nil {
 		return err
 	}
-	*r = Result(f)
-	if len(r.Data) > 0 {
-		return nil
-	}
+	*r = Result(w.resultFields)
 	var all map[string]json.RawMessage
 	if err := json.Unmarshal(b, &all); err != nil {
 		return err
 	}
 	for _, k := range resultKeys {
-		delete(all, k)
-	}
-	if len(all) > 0 {
-		data, err := json.Marshal(all)
-		if err != nil {
-			return err
+		if k != "files" && k != "tests" {
+			delete(all, k)
 		}
-		r.Data = data
 	}
+	var files []string
+	if len(w.Files) > 0 && json.Unmarshal(w.Files, &files) == nil {
+		r.Files = files
+		delete(all, "files")
+	}
+	var tests *parsers.TestReport
+	if len(w.Tests) > 0 && json.Unmarshal(w.Tests, &tests) == nil && tests != nil {
+		r.Tests = tests
+		delete(all, "tests")
+	}
+	if len(r.Data) > 0 || len(all) == 0 {
+		return nil
+	}
+	data, err := json.Marshal(all)
+	if err != nil {
+		return err
+	}
+	r.Data = data
 	return nil
 }
 

@@ -55,3 +55,28 @@ func TestResultJSON(t *testing.T) {
 		t.Errorf("round trip = %+v data %s", back, back.Data)
 	}
 }
+
+// TestResultJSONOperationKeys: an operation's "files" (a rename's file
+// diffs) is not mistaken for the files a check would change, on the way
+// out and back in (the daemon's wire).
+func TestResultJSONOperationKeys(t *testing.T) {
+	res := Result{OK: true, Data: json.RawMessage(`{"files":[{"path":"a.go","diff":"-x\n+y\n"}],"tests":"not a report"}`)}
+	b, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `{"ok":true,"exitCode":0,"durationMs":0,"diagnostics":[],"counts":{"error":0,"warning":0,"info":0,"hint":0},"files":[{"path":"a.go","diff":"-x\n+y\n"}],"tests":"not a report"}`
+	if string(b) != want {
+		t.Errorf("encoded\n got %s\nwant %s", b, want)
+	}
+	var back Result
+	if err := json.Unmarshal(b, &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Files != nil || back.Tests != nil {
+		t.Errorf("files %v, tests %v taken as the result's", back.Files, back.Tests)
+	}
+	if again, _ := json.Marshal(back); string(again) != want {
+		t.Errorf("round trip\n got %s\nwant %s", again, want)
+	}
+}

@@ -49,8 +49,8 @@ type diagnosticsOutput struct {
 	// time; Incomplete says which and why.
 	Complete   bool   `json:"complete"`
 	Incomplete string `json:"incomplete,omitempty" jsonschema:"why the diagnostics may be partial"`
-	// Files is the number of files checked.
-	Files int `json:"files"`
+	// CheckedFiles is the number of files the diagnostics cover.
+	CheckedFiles int `json:"checkedFiles"`
 }
 
 // fileDiags are the diagnostics of one file as the server gave them.
@@ -89,7 +89,7 @@ func diagnostics(ctx context.Context, c *call, in *diagnosticsInput) (*diagnosti
 	if err != nil {
 		return nil, err
 	}
-	out.Files = len(all)
+	out.CheckedFiles = len(all)
 	out.Diagnostics = c.shapeDiagnostics(all, in)
 	out.Counts = diagnostic.Count(out.Diagnostics)
 	return out, nil
