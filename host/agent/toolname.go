@@ -3,20 +3,16 @@ package agent
 import (
 	"encoding/json"
 	"fmt"
-	"regexp"
-	"strings"
 
 	"github.com/langhost/langhost/host/agent/model"
 	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/host/toolname"
 )
 
-// modelNameRE is what both model APIs accept as a tool name.
-var modelNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
-
-// modelName is the name a tool is offered to a model under: its id with
-// '.' spelled '_' (go.find_references -> go_find_references), as over MCP.
-// TODO: use host/toolname once the MCP adapter's mapping lands there.
-func modelName(id string) string { return strings.ReplaceAll(id, ".", "_") }
+// modelName is the name a tool is offered to a model under, the same as
+// over MCP (go.find_references -> go_find_references): both model APIs
+// accept only ^[a-zA-Z0-9_-]{1,64}$.
+func modelName(id string) string { return toolname.Name(id) }
 
 // toolbox is the set of tools offered to a model in one loop, by the
 // names the model calls them.
@@ -33,8 +29,8 @@ func newToolbox(tools []*registry.Tool) (tb *toolbox, skipped []string) {
 	tb = &toolbox{byName: map[string]*registry.Tool{}}
 	for _, t := range tools {
 		name := modelName(t.ID)
-		if !modelNameRE.MatchString(name) {
-			skipped = append(skipped, fmt.Sprintf("%s: name %q does not match %s", t.ID, name, modelNameRE))
+		if !toolname.Valid(name) {
+			skipped = append(skipped, fmt.Sprintf("%s: name %q is not a valid tool name", t.ID, name))
 			continue
 		}
 		if other, dup := tb.byName[name]; dup {
