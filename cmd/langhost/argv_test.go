@@ -61,7 +61,7 @@ func TestMCPRefusesOptionInjection(t *testing.T) {
 	}
 	marker := injectionWorkspace(t, f.workspace)
 	cs, _ := startStdio(t, f, nil)
-	for _, name := range []string{"go.vet", "go.build", "go.lint"} {
+	for _, name := range []string{"go_vet", "go_build", "go_lint"} {
 		res, st := callTool(t, cs, name, map[string]any{"packages": "-toolexec=./x.sh"})
 		if _, err := os.Stat(marker); err == nil {
 			t.Fatalf("%s ran ./x.sh", name)

@@ -149,12 +149,12 @@ func TestMCPStdioMalformedInput(t *testing.T) {
 	}
 	p.send(t, `{"jsonrpc":"2.0","method":"notifications/initialized"}`)
 	p.send(t, `{"jsonrpc":"2.0","id":2,"method":"tools/list"}`)
-	if m := p.answer(t); m["id"] != float64(2) || !strings.Contains(p.dump(m), `"name":"mcptest.echo"`) {
+	if m := p.answer(t); m["id"] != float64(2) || !strings.Contains(p.dump(m), `"name":"mcptest_echo"`) {
 		t.Fatalf("tools/list answer = %.300v", m)
 	}
 	p.send(t, "\x00\x01 still garbage")
 	wantRPCError(t, p.answer(t), -32700)
-	p.send(t, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"mcptest.echo","arguments":{"text":"alive"}}}`)
+	p.send(t, `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"mcptest_echo","arguments":{"text":"alive"}}}`)
 	if m := p.answer(t); m["id"] != float64(3) || !strings.Contains(p.dump(m), "alive") {
 		t.Fatalf("tools/call answer = %.300v", m)
 	}
@@ -193,10 +193,10 @@ func TestMCPStdioSDKClientAfterGarbage(t *testing.T) {
 		t.Fatalf("connect: %v\nstderr:\n%s", err, p.stderr)
 	}
 	defer cs.Close()
-	if tools := listTools(t, cs); tools["mcptest.echo"] == nil {
+	if tools := listTools(t, cs); tools["mcptest_echo"] == nil {
 		t.Errorf("tools after garbage: %v", tools)
 	}
-	if res, _ := callTool(t, cs, "mcptest.echo", map[string]any{"text": "still here"}); res.IsError || !strings.Contains(resultText(res), "still here") {
+	if res, _ := callTool(t, cs, "mcptest_echo", map[string]any{"text": "still here"}); res.IsError || !strings.Contains(resultText(res), "still here") {
 		t.Errorf("call after garbage: %s", resultText(res))
 	}
 }

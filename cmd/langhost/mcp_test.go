@@ -49,6 +49,7 @@ tools:
 const mcptestSpec = `language:
   id: mcptest
   name: MCP test
+  extensions: [".mcptest"]
 tools:
   echo:
     command: echo
@@ -129,11 +130,12 @@ func newMCPFixture(t testing.TB) mcpFixture {
 	dir := t.TempDir()
 	f := mcpFixture{workspace: filepath.Join(dir, "ws"), specs: filepath.Join(dir, "specs"), config: filepath.Join(dir, "config")}
 	files := map[string]string{
-		filepath.Join(f.workspace, "go.mod"):       "module example.com/broken\n\ngo 1.21\n",
-		filepath.Join(f.workspace, "main.go"):      brokenMain,
-		filepath.Join(f.specs, "go.yaml"):          goSpec,
-		filepath.Join(f.specs, "mcptest.yaml"):     mcptestSpec,
-		filepath.Join(f.config, "langhost", ".ok"): "",
+		filepath.Join(f.workspace, "go.mod"):        "module example.com/broken\n\ngo 1.21\n",
+		filepath.Join(f.workspace, "main.go"):       brokenMain,
+		filepath.Join(f.specs, "go.yaml"):           goSpec,
+		filepath.Join(f.specs, "mcptest.yaml"):      mcptestSpec,
+		filepath.Join(f.workspace, "notes.mcptest"): "",
+		filepath.Join(f.config, "langhost", ".ok"):  "",
 	}
 	for name, data := range files {
 		if err := os.MkdirAll(filepath.Dir(name), 0o755); err != nil {
@@ -238,27 +240,27 @@ func listTools(t testing.TB, cs *mcp.ClientSession) map[string]*mcp.Tool {
 
 func TestMCPStdio(t *testing.T) {
 	f := newMCPFixture(t)
-	cs, stderr := startStdio(t, f, nil)
+	cs, stderr := startStdio(t, f, nil, "--profile", "all", "--output-schemas")
 
 	t.Run("tools", func(t *testing.T) {
 		tools := listTools(t, cs)
-		for _, name := range []string{"go.build", "mcptest.echo", "mcptest.sleep", "mcptest.noop", "haskell.build"} {
+		for _, name := range []string{"go_build", "mcptest_echo", "mcptest_sleep", "mcptest_noop", "haskell_build"} {
 			if tools[name] == nil {
 				t.Errorf("%s not listed", name)
 			}
 		}
-		for _, hidden := range []string{"mcptest.touch", "haskell.format"} {
+		for _, hidden := range []string{"mcptest_touch", "haskell_format"} {
 			if tools[hidden] != nil {
 				t.Errorf("%s needs confirmation but is listed", hidden)
 			}
 		}
-		if echo := tools["mcptest.echo"]; echo != nil && (echo.Annotations == nil || !echo.Annotations.ReadOnlyHint || echo.OutputSchema == nil) {
+		if echo := tools["mcptest_echo"]; echo != nil && (echo.Annotations == nil || !echo.Annotations.ReadOnlyHint || echo.OutputSchema == nil) {
 			t.Errorf("echo: annotations %+v, output schema %v", echo.Annotations, echo.OutputSchema)
 		}
 	})
 
 	t.Run("go.build diagnostics", func(t *testing.T) {
-		res, st := callTool(t, cs, "go.build", nil)
+		res, st := callTool(t, cs, "go_build", nil)
 		if !res.IsError || st["ok"] != false || st["exitCode"] != 1.0 {
 			t.Fatalf("isError=%v ok=%v exit=%v\n%s", res.IsError, st["ok"], st["exitCode"], resultText(res))
 		}
@@ -270,7 +272,7 @@ func TestMCPStdio(t *testing.T) {
 			t.Fatalf("diagnostics = %v\n%s", diags, resultText(res))
 		}
 		d := diags[0].(map[string]any)
-		if filepath.Base(d["file"].(string)) != "main.go" || d["line"] != 5.0 || d["column"] != 6.0 ||
+		if filepath.Base(d["path"].(string)) != "main.go" || d["line"] != 5.0 || d["column"] != 6.0 ||
 			d["severity"] != "error" || !strings.Contains(d["message"].(string), "undefined: x") {
 			t.Errorf("diagnostic = %v", d)
 		}
@@ -287,7 +289,7 @@ func TestMCPStdio(t *testing.T) {
 			{map[string]any{"text": 42}, "text"},
 			{map[string]any{"text": "a", "colour": "red"}, "colour"},
 		} {
-			res, st := callTool(t, cs, "mcptest.echo", tc.args)
+			res, st := callTool(t, cs, "mcptest_echo", tc.args)
 			e, _ := st["error"].(map[string]any)
 			if !res.IsError || e["code"] != "invalid_input" || e["field"] != tc.field || !strings.Contains(resultText(res), "invalid_input") {
 				t.Errorf("%v: isError=%v error=%v text=%q", tc.args, res.IsError, e, resultText(res))
@@ -296,7 +298,7 @@ func TestMCPStdio(t *testing.T) {
 	})
 
 	t.Run("unknown tool", func(t *testing.T) {
-		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "go.bild"}); err == nil {
+		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "go_bild"}); err == nil {
 			t.Error("calling an unknown tool is not a protocol error")
 		}
 	})
@@ -381,7 +383,7 @@ func TestMCPCancelKillsProcessGroup(t *testing.T) {
 	defer cancel()
 	done := make(chan error, 1)
 	go func() {
-		params := &mcp.CallToolParams{Name: "mcptest.sleep", Arguments: map[string]any{"seconds": marker}}
+		params := &mcp.CallToolParams{Name: "mcptest_sleep", Arguments: map[string]any{"seconds": marker}}
 		params.SetProgressToken("sleep-1")
 		_, err := cs.CallTool(ctx, params)
 		done <- err
@@ -418,7 +420,7 @@ func TestMCPCancelKillsProcessGroup(t *testing.T) {
 	mcpWaitFor(t, "the sleep processes to be killed", 10*time.Second, func() bool { return len(processesWith(t, marker)) == 0 })
 
 	// The session survives the cancellation.
-	if res, _ := callTool(t, cs, "mcptest.echo", map[string]any{"text": "still here"}); res.IsError {
+	if res, _ := callTool(t, cs, "mcptest_echo", map[string]any{"text": "still here"}); res.IsError {
 		t.Errorf("call after cancel: %s", resultText(res))
 	}
 }
@@ -427,23 +429,23 @@ func TestMCPConfirmation(t *testing.T) {
 	f := newMCPFixture(t)
 	t.Run("hidden", func(t *testing.T) {
 		cs, _ := startStdio(t, f, nil)
-		if tools := listTools(t, cs); tools["mcptest.touch"] != nil {
+		if tools := listTools(t, cs); tools["mcptest_touch"] != nil {
 			t.Fatal("mcptest.touch listed without --allow")
 		}
-		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "mcptest.touch", Arguments: map[string]any{"path": "a.txt"}}); err == nil {
+		if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "mcptest_touch", Arguments: map[string]any{"path": "a.txt"}}); err == nil {
 			t.Error("hidden tool could be called")
 		}
 	})
 	t.Run("allowed", func(t *testing.T) {
 		cs, _ := startStdio(t, f, nil, "--allow", "mcptest.touch")
-		tool := listTools(t, cs)["mcptest.touch"]
+		tool := listTools(t, cs)["mcptest_touch"]
 		if tool == nil {
 			t.Fatal("mcptest.touch not listed with --allow")
 		}
 		if a := tool.Annotations; a.DestructiveHint == nil || !*a.DestructiveHint || a.ReadOnlyHint {
 			t.Errorf("annotations = %+v", a)
 		}
-		if res, _ := callTool(t, cs, "mcptest.touch", map[string]any{"path": "made.txt"}); res.IsError {
+		if res, _ := callTool(t, cs, "mcptest_touch", map[string]any{"path": "made.txt"}); res.IsError {
 			t.Fatalf("allowed tool failed: %s", resultText(res))
 		}
 		if _, err := os.Stat(filepath.Join(f.workspace, "made.txt")); err != nil {
@@ -460,7 +462,7 @@ func TestMCPFilters(t *testing.T) {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	if want := []string{"go.build"}; !slices.Equal(names, want) {
+	if want := []string{"go_build"}; !slices.Equal(names, want) {
 		t.Errorf("tools = %v, want %v", names, want)
 	}
 }
@@ -474,7 +476,7 @@ func TestMCPConcurrentCalls(t *testing.T) {
 	for i := range n {
 		wg.Go(func() {
 			want := fmt.Sprintf("message-%02d", i)
-			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "mcptest.echo", Arguments: map[string]any{"text": want}})
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "mcptest_echo", Arguments: map[string]any{"text": want}})
 			if err != nil {
 				errs <- fmt.Errorf("call %d: %v", i, err)
 				return
@@ -561,10 +563,10 @@ func TestMCPHTTP(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer cs.Close()
-	if listTools(t, cs)["go.build"] == nil {
+	if listTools(t, cs)["go_build"] == nil {
 		t.Error("go.build not listed over HTTP")
 	}
-	res, st := callTool(t, cs, "go.build", nil)
+	res, st := callTool(t, cs, "go_build", nil)
 	if !res.IsError || len(st["diagnostics"].([]any)) != 1 {
 		t.Errorf("go.build over HTTP: isError=%v %s", res.IsError, resultText(res))
 	}
@@ -592,7 +594,7 @@ func BenchmarkMCPToolCallOverhead(b *testing.B) {
 	f := newMCPFixture(b)
 	cs, _ := startStdio(b, f, nil)
 	ctx := context.Background()
-	params := &mcp.CallToolParams{Name: "mcptest.noop", Arguments: map[string]any{}}
+	params := &mcp.CallToolParams{Name: "mcptest_noop", Arguments: map[string]any{}}
 	overheads := make([]float64, 0, b.N)
 	b.ResetTimer()
 	for b.Loop() {
@@ -613,4 +615,161 @@ func BenchmarkMCPToolCallOverhead(b *testing.B) {
 	}
 	sort.Float64s(overheads)
 	b.ReportMetric(overheads[len(overheads)/2], "ms/overhead")
+}
+
+// clientToolName is the tool name pattern OpenAI/Codex, Claude Desktop
+// and Copilot enforce.
+var clientToolName = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+
+// goWorkspace is a Go module with no other language in it.
+func goWorkspace(t testing.TB) mcpFixture {
+	t.Helper()
+	f := newMCPFixture(t)
+	for _, p := range []string{filepath.Join(f.specs, "go.yaml"), filepath.Join(f.specs, "mcptest.yaml"), filepath.Join(f.workspace, "notes.mcptest")} {
+		if err := os.Remove(p); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(f.workspace, "main.go"), []byte("package main\n\nfunc main() {}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// toolsListSize is the size of the tools/list answer as a client receives
+// it, in bytes and in estimated tokens. The estimate is bytes/4, the usual
+// rule of thumb for English and JSON with OpenAI's and Anthropic's
+// tokenizers; no tokenizer runs here (they need vocabulary downloads).
+func toolsListSize(t testing.TB, cs *mcp.ClientSession) (n, bytes, tokens int) {
+	t.Helper()
+	res, err := cs.ListTools(context.Background(), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw, err := json.Marshal(res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return len(res.Tools), len(raw), len(raw) / 4
+}
+
+// TestMCPDefaultSurface: in a Go module, `langhost mcp` serves the Go
+// tools (and the workspace tools), under names every client accepts,
+// with lean definitions, and says on stderr why Go was chosen.
+func TestMCPDefaultSurface(t *testing.T) {
+	f := goWorkspace(t)
+	cs, stderr := startStdio(t, f, nil)
+	tools := listTools(t, cs)
+	for name, tool := range tools {
+		if !clientToolName.MatchString(name) {
+			t.Errorf("tool name %q breaks clients", name)
+		}
+		if tool.OutputSchema != nil {
+			t.Errorf("%s lists an output schema by default", name)
+		}
+		if len(tool.Description) > 200 || strings.Contains(tool.Description, "\n") {
+			t.Errorf("%s: description is more than a short sentence: %q", name, tool.Description)
+		}
+		lang, _, _ := strings.Cut(name, "_")
+		if lang != "go" && lang != "workspace" && lang != "langhost" {
+			t.Errorf("%s served in a Go-only workspace", name)
+		}
+	}
+	for _, want := range []string{"go_build", "go_vet", "go_test", "go_find_references", "go_rename", "langhost_apply", "workspace_read_file"} {
+		if tools[want] == nil {
+			t.Errorf("%s not served", want)
+		}
+	}
+	if a := tools["langhost_apply"]; a != nil && (a.Annotations.DestructiveHint == nil || !*a.Annotations.DestructiveHint || a.Annotations.IdempotentHint) {
+		t.Errorf("langhost_apply annotations = %+v", a.Annotations)
+	}
+	n, size, tokens := toolsListSize(t, cs)
+	t.Logf("default Go workspace: %d tools, %d bytes, ~%d tokens (bytes/4)", n, size, tokens)
+	if tokens >= 15000 {
+		t.Errorf("tools/list of the default Go workspace is ~%d tokens (%d bytes), over the 15k budget", tokens, size)
+	}
+	_ = cs.Close()
+	if !strings.Contains(stderr.String(), "tools for detected go (") || !strings.Contains(stderr.String(), "go.mod is a project file") {
+		t.Errorf("stderr does not say why go was served:\n%s", stderr)
+	}
+}
+
+func TestMCPProfiles(t *testing.T) {
+	f := goWorkspace(t)
+	tests := []struct {
+		args         []string
+		want, absent []string
+	}{
+		{[]string{"--profile", "readonly"}, []string{"go_find_references", "workspace_read_file"}, []string{"go_build", "go_rename", "langhost_apply"}},
+		{[]string{"--profile", "edit"}, []string{"go_find_references", "go_rename", "langhost_apply"}, []string{"go_build", "go_test"}},
+		{[]string{"--profile", "all", "--allow", "go.fmt"}, []string{"go_build", "rust_build", "python_find_references", "go_fmt"}, nil},
+		{[]string{"--language", "python", "--tools", "python_find_*,python.rename"}, []string{"python_find_references", "python_find_symbol", "python_rename", "langhost_apply"}, []string{"go_build"}},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			cs, _ := startStdio(t, f, nil, tt.args...)
+			tools := listTools(t, cs)
+			for _, name := range tt.want {
+				if tools[name] == nil {
+					t.Errorf("%s not served", name)
+				}
+			}
+			for _, name := range tt.absent {
+				if tools[name] != nil {
+					t.Errorf("%s served", name)
+				}
+			}
+		})
+	}
+}
+
+// A user profile comes from the config; an unknown profile is refused
+// with the profiles there are.
+func TestMCPUserProfile(t *testing.T) {
+	f := goWorkspace(t)
+	cfg := "mcp:\n  profile: review\n  profiles:\n    review: [\"go.vet\", \"go_find_*\", \"category:testing\"]\n"
+	if err := os.WriteFile(filepath.Join(f.config, "langhost", "config.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs, _ := startStdio(t, f, nil)
+	var names []string
+	for name := range listTools(t, cs) {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	if want := []string{"go_find_callers", "go_find_implementations", "go_find_references", "go_find_symbol", "go_test", "go_vet"}; !slices.Equal(names, want) {
+		t.Errorf("tools = %v, want %v", names, want)
+	}
+
+	cmd := f.command(t, "--profile", "reveiw")
+	out, err := cmd.CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 3 || !strings.Contains(string(out), `unknown profile "reveiw"`) || !strings.Contains(string(out), "did you mean review") {
+		t.Errorf("unknown profile: %v\n%s", err, out)
+	}
+}
+
+// BenchmarkMCPToolsList measures the tools/list answer of the default Go
+// workspace: its size in bytes and estimated tokens (bytes/4), and how
+// long listing takes.
+func BenchmarkMCPToolsList(b *testing.B) {
+	for _, bc := range []struct {
+		name string
+		args []string
+	}{
+		{"default", nil},
+		{"output-schemas", []string{"--output-schemas"}},
+		{"all", []string{"--profile", "all", "--output-schemas"}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			cs, _ := startStdio(b, goWorkspace(b), nil, bc.args...)
+			var n, size, tokens int
+			for b.Loop() {
+				n, size, tokens = toolsListSize(b, cs)
+			}
+			b.ReportMetric(float64(n), "tools")
+			b.ReportMetric(float64(size), "bytes")
+			b.ReportMetric(float64(tokens), "tokens")
+		})
+	}
 }

@@ -137,7 +137,7 @@ func TestMCPWarnsAboutSkippedSpecs(t *testing.T) {
 	write(t, filepath.Join(f.specs, "broken.yaml"), threeProblems)
 	cs, stderr := startStdio(t, f, nil)
 	// The protocol on stdout is intact: the good specs are served.
-	if tools := listTools(t, cs); tools["mcptest.echo"] == nil {
+	if tools := listTools(t, cs); tools["mcptest_echo"] == nil {
 		t.Errorf("tools = %v", tools)
 	}
 	file := filepath.Join(f.specs, "broken.yaml")

@@ -298,7 +298,7 @@ func TestMCPStdioStopsOnSignal(t *testing.T) {
 		t.Run(sig.String(), func(t *testing.T) {
 			s, cs := startStdioServer(t, newMCPFixture(t))
 			marker := newMarker()
-			callInBackground(context.Background(), cs, "mcptest.sleep", map[string]any{"seconds": marker})
+			callInBackground(context.Background(), cs, "mcptest_sleep", map[string]any{"seconds": marker})
 			waitSleeping(t, marker, 2)
 			if code := s.signalAndWait(t, sig); code != 0 {
 				t.Errorf("exit code %d, want 0 (a clean shutdown); stderr:\n%s", code, s.stderr)
@@ -317,7 +317,7 @@ func TestMCPHTTPStopsOnSignal(t *testing.T) {
 	}
 	defer cs.Close()
 	marker := newMarker()
-	callInBackground(context.Background(), cs, "mcptest.sleep", map[string]any{"seconds": marker})
+	callInBackground(context.Background(), cs, "mcptest_sleep", map[string]any{"seconds": marker})
 	waitSleeping(t, marker, 2)
 	if code := s.signalAndWait(t, syscall.SIGTERM); code != 0 {
 		t.Errorf("exit code %d, want 0 (a clean shutdown); stderr:\n%s", code, s.stderr)
@@ -365,7 +365,7 @@ func TestMCPHTTPClientDisconnectCancelsCall(t *testing.T) {
 		t.Fatal(err)
 	}
 	marker := newMarker()
-	done := callInBackground(context.Background(), cs, "mcptest.sleep", map[string]any{"seconds": marker})
+	done := callInBackground(context.Background(), cs, "mcptest_sleep", map[string]any{"seconds": marker})
 	waitSleeping(t, marker, 2)
 	rec.cut()
 	waitNoneMarked(t, marker)
@@ -426,7 +426,7 @@ func warmGopls(t *testing.T, s *server, cs *mcp.ClientSession) (plugin, gopls pr
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 	defer cancel()
-	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "go.file_symbols", Arguments: map[string]any{"file": "main.go"}})
+	res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: "go_file_symbols", Arguments: map[string]any{"file": "main.go"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -462,7 +462,7 @@ func TestHostKilledLeavesNoProcesses(t *testing.T) {
 	s, cs := startStdioServer(t, semanticFixture(t))
 	warmGopls(t, s, cs)
 	marker := newMarker()
-	callInBackground(context.Background(), cs, "mcptest.sleep", map[string]any{"seconds": marker})
+	callInBackground(context.Background(), cs, "mcptest_sleep", map[string]any{"seconds": marker})
 	waitSleeping(t, marker, 2)
 	tree := descendants(t, s.cmd.Process.Pid)
 
@@ -483,7 +483,7 @@ func TestPluginStopsOnSIGTERM(t *testing.T) {
 		t.Fatal(err)
 	}
 	waitAllGone(t, "after the plugin got SIGTERM", []proc{plugin, gopls})
-	if res, _ := callTool(t, cs, "go.file_symbols", map[string]any{"file": "main.go"}); res.IsError {
+	if res, _ := callTool(t, cs, "go_file_symbols", map[string]any{"file": "main.go"}); res.IsError {
 		t.Errorf("call after the plugin stopped: %s", resultText(res))
 	}
 }

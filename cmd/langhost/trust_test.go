@@ -275,12 +275,12 @@ func TestMCPWorkspaceTrust(t *testing.T) {
 	write(t, filepath.Join(f.workspace, ".langhost", "languages", "evil.yaml"),
 		"language: {id: evil, name: Evil}\ntools:\n  noop:\n    command: \"true\"\n")
 
-	cs, stderr := startStdio(t, f, nil)
+	cs, stderr := startStdio(t, f, nil, "--profile", "all")
 	tools := listTools(t, cs)
-	if tools["mcptest.touch"] != nil || tools["evil.noop"] != nil {
-		t.Fatalf("untrusted workspace: mcptest.touch listed %v, evil.noop listed %v", tools["mcptest.touch"] != nil, tools["evil.noop"] != nil)
+	if tools["mcptest_touch"] != nil || tools["evil_noop"] != nil {
+		t.Fatalf("untrusted workspace: mcptest.touch listed %v, evil.noop listed %v", tools["mcptest_touch"] != nil, tools["evil_noop"] != nil)
 	}
-	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "mcptest.touch", Arguments: map[string]any{"path": "a.txt"}}); err == nil {
+	if _, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "mcptest_touch", Arguments: map[string]any{"path": "a.txt"}}); err == nil {
 		t.Error("a write pre-approved by the untrusted workspace could be called")
 	}
 	if !strings.Contains(stderr.String(), "tools.allow ignored") {
@@ -293,10 +293,10 @@ func TestMCPWorkspaceTrust(t *testing.T) {
 	if out, err := trust.CombinedOutput(); err != nil {
 		t.Fatalf("langhost trust: %v\n%s", err, out)
 	}
-	cs, _ = startStdio(t, f, nil)
+	cs, _ = startStdio(t, f, nil, "--profile", "all")
 	tools = listTools(t, cs)
-	if tools["mcptest.touch"] == nil || tools["evil.noop"] == nil {
-		t.Fatalf("trusted workspace: mcptest.touch listed %v, evil.noop listed %v", tools["mcptest.touch"] != nil, tools["evil.noop"] != nil)
+	if tools["mcptest_touch"] == nil || tools["evil_noop"] == nil {
+		t.Fatalf("trusted workspace: mcptest.touch listed %v, evil.noop listed %v", tools["mcptest_touch"] != nil, tools["evil_noop"] != nil)
 	}
 }
 
