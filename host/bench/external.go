@@ -1,0 +1,74 @@
+package bench
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/langhost/langhost/host/runner"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
+)
+
+// defaultExternalTimeout bounds an external agent run when neither the
+// config nor the scenario does.
+const defaultExternalTimeout = 30 * time.Minute
+
+// maxExternalOutput is how much of each stream of an external agent is
+// kept (in the run's directory).
+const maxExternalOutput = 4 << 20
+
+// Argv substitutes the placeholders of an argv template. Each element
+// stays one argument whatever the values hold (spaces, quotes, leading
+// dashes): nothing goes through a shell.
+func Argv(template []string, s *Scenario, c RunConfig, ws string) []string {
+	rep := strings.NewReplacer("{task}", s.Task, "{workspace}", ws, "{scenario}", s.Name, "{model}", c.Model)
+	out := make([]string, len(template))
+	for i, a := range template {
+		out[i] = rep.Replace(a)
+	}
+	return out
+}
+
+// runExternal runs an agent CLI (codex exec, claude -p, ...) in ws, in its
+// own process group, killed with its children at the timeout. Its output
+// is kept in the run's directory; it reports no steps or tokens.
+func runExternal(ctx context.Context, s *Scenario, c RunConfig, ws, dir string, tl *timeline, r *Result) error {
+	argv := Argv(c.Command, s, c, ws)
+	timeout := defaultExternalTimeout
+	for _, d := range []Duration{c.Timeout, s.Constraints.TimeBudget} {
+		if d > 0 && time.Duration(d) < timeout {
+			timeout = time.Duration(d)
+		}
+	}
+	tl.write(benchEvent{Type: "external_start", Command: argv})
+	start := time.Now()
+	res, err := runner.Run(ctx, runner.Command{Path: argv[0], Args: argv[1:], Dir: ws, Timeout: timeout,
+		MaxOutput: maxExternalOutput, Env: []string{"LANGHOST_BENCH_WORKSPACE=" + ws}})
+	ev := benchEvent{Type: "external_end", DurationMS: ms(time.Since(start))}
+	r.StopReason = "exited"
+	if res != nil {
+		code := res.ExitCode
+		ev.ExitCode = &code
+		for name, text := range map[string]string{"agent.stdout": res.Stdout, "agent.stderr": res.Stderr} {
+			if werr := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); werr != nil && err == nil {
+				err = failure.Wrap(failure.Precondition, werr, "keeping the agent's output")
+			}
+		}
+	}
+	if err != nil {
+		ev.Error = err.Error()
+		switch failure.CodeOf(err) {
+		case failure.Timeout:
+			r.StopReason = "time_budget"
+		case failure.Canceled:
+			r.StopReason = "canceled"
+		default:
+			r.StopReason = "error"
+		}
+	}
+	ev.StopReason = r.StopReason
+	tl.write(ev)
+	return err
+}
