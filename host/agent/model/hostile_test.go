@@ -46,7 +46,7 @@ func TestHostileServer(t *testing.T) {
 			Body: "event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"x\",\"type\":\"message\",\"role\":\"assistant\",\"content\":[],\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}}\n\n" +
 				"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":5,\"delta\":{\"type\":\"text_delta\",\"text\":\"x\"}}\n\n"}}, "content block 5", true},
 		// A server that echoes the key back must not get it into our error.
-		{"openai echoes key", "openai", false, modeltest.Reply{Raw: &modeltest.Raw{Status: 401, Body: `{"error":{"message":"bad key ` + testKey + `","type":"auth"}}`}}, "401", false},
+		{"openai echoes key", "openai", false, modeltest.Reply{Raw: &modeltest.Raw{Status: 401, Body: `{"error":{"message":"bad key ` + testKey + `","type":"auth"}}`}}, "401 Unauthorized: bad key [redacted]", false},
 		{"anthropic echoes key", "anthropic", false, modeltest.Reply{Raw: &modeltest.Raw{Status: 500, Body: `{"type":"error","error":{"type":"api_error","message":"key ` + testKey + `"}}`}}, "[redacted]", false},
 	}
 	for _, tt := range tests {

@@ -276,11 +276,11 @@ func offered(tools []ToolDef, name string) bool {
 
 // clip shortens server-controlled text quoted in an error.
 func clip(s string) string {
-	const n = 200
+	const n = 600
 	if len(s) <= n {
-		return s
+		return strings.ToValidUTF8(s, "\uFFFD")
 	}
-	return s[:n] + "…"
+	return strings.ToValidUTF8(s[:n], "\uFFFD") + "…"
 }
 
 // maxTokens picks the request's limit, else the config's, else the default.

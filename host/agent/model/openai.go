@@ -2,6 +2,7 @@ package model
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"fmt"
 	"sort"
@@ -66,6 +67,13 @@ func (p *openAIProvider) Complete(ctx context.Context, req *Request, stream func
 	}
 	if err == nil {
 		err = checkResponse(req, resp)
+	}
+	var apiErr *openai.Error
+	if errors.As(err, &apiErr) && apiErr.Message != "" {
+		// The SDK's error text is the status only; the server's message
+		// says what was wrong (a scripted server's mismatch, a bad model
+		// name).
+		err = fmt.Errorf("%w: %s", err, clip(apiErr.Message))
 	}
 	if err != nil {
 		return nil, callError(p.name, p.key, err)
