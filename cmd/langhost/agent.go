@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
@@ -9,15 +8,13 @@ import (
 	"strings"
 	"time"
 
-	"github.com/langhost/langhost/host"
 	"github.com/langhost/langhost/host/agent"
 	"github.com/langhost/langhost/host/agent/model"
-	agentroles "github.com/langhost/langhost/host/agent/roles"
+	"github.com/langhost/langhost/host/agent/session"
 	"github.com/langhost/langhost/host/agent/transcript"
 	"github.com/langhost/langhost/host/agent/workflow"
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/internal/workspace"
-	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/langhost/langhost/prompts"
 	"github.com/spf13/cobra"
@@ -87,33 +84,8 @@ prints the result with the whole transcript.`,
 	return cmd
 }
 
-// agentResult is what `agent run` prints.
-type agentResult struct {
-	Run        string             `json:"run"`
-	Agent      string             `json:"agent"`
-	Workflow   string             `json:"workflow,omitempty"`
-	Provider   string             `json:"provider"`
-	Model      string             `json:"model"`
-	Role       string             `json:"role"`
-	StopReason string             `json:"stop_reason"`
-	Answer     string             `json:"answer,omitempty"`
-	Steps      int                `json:"steps"`
-	ToolCalls  int                `json:"tool_calls"`
-	Tokens     model.Usage        `json:"tokens"`
-	DurationMS float64            `json:"duration_ms"`
-	Result     *workflow.Result   `json:"result,omitempty"`
-	Transcript string             `json:"transcript"`
-	Events     []transcript.Event `json:"events"`
-}
-
 func agentRun(cmd *cobra.Command, opts *agentRunOptions, task string) error {
 	f := opts.f
-	if strings.TrimSpace(task) == "" {
-		return &failure.Error{Code: failure.InvalidInput, Field: "task", Message: "the task is empty"}
-	}
-	if opts.workflow != "" && opts.workflow != workflow.Name {
-		return &failure.Error{Code: failure.InvalidInput, Field: "workflow", Message: fmt.Sprintf("unknown workflow %q; there is %s", opts.workflow, workflow.Name)}
-	}
 	h, err := f.loadHost(cmd.Context())
 	if err != nil {
 		return err
@@ -146,88 +118,27 @@ func agentRun(cmd *cobra.Command, opts *agentRunOptions, task string) error {
 	if err != nil {
 		return err
 	}
-	tools := make([]*registry.Tool, 0, len(a.Tools))
-	for _, id := range a.Tools {
-		if t, err := h.Registry.Tool(id); err == nil {
-			tools = append(tools, t)
-		}
+	o := session.Options{Registry: h.Registry, Workspace: h.Workspace, Agent: a, Roles: roleSet, Task: task,
+		Workflow: opts.workflow, Role: opts.role, Settings: settings, Provider: provider,
+		Confirm:    func(t *registry.Tool) bool { return opts.yes || h.Config.Allows(t.ID) },
+		Budget:     agent.Budget{MaxTokens: opts.maxTokens},
+		TimeBudget: opts.budget, MaxRounds: opts.maxRounds,
+		Secrets: []string{getenv("OPENAI_API_KEY"), getenv("ANTHROPIC_API_KEY")},
+		Logger:  f.log().Named("agent")}
+	if errFile, ok := f.io.ErrOut.(*os.File); ok && isTerminal(errFile) {
+		o.Live = f.io.ErrOut
 	}
-
-	id := transcript.NewID()
-	w, err := transcript.Create(h.Workspace, id, []string{getenv("OPENAI_API_KEY"), getenv("ANTHROPIC_API_KEY")})
+	res, err := session.Run(cmd.Context(), o)
 	if err != nil {
 		return err
 	}
-	defer w.Close()
-	e := &agent.Executor{Provider: provider, Registry: h.Registry, Transcript: w, Logger: f.log().Named("agent"),
-		Confirm: func(t *registry.Tool) bool { return opts.yes || h.Config.Allows(t.ID) },
-		Budget:  agent.Budget{MaxTokens: opts.maxTokens}}
-	if errFile, ok := f.io.ErrOut.(*os.File); ok && isTerminal(errFile) {
-		e.Live = f.io.ErrOut
-	}
-	ctx, cancel := e.WithTimeBudget(cmd.Context(), opts.budget)
-	defer cancel()
-
-	start := time.Now()
-	e.Emit(transcript.Event{Type: transcript.RunStart, Run: id, Agent: a.ID, Workflow: opts.workflow, Task: task,
-		Provider: settings.Provider, Model: settings.Model})
-	res := &agentResult{Run: id, Agent: a.ID, Workflow: opts.workflow, Provider: settings.Provider, Model: settings.Model}
-	system := func(role string) (string, error) { return systemPrompt(a, tools, roleSet, role, task) }
-	var runErr error
-	if opts.workflow == workflow.Name {
-		wr, err := workflow.Run(ctx, workflow.Config{Executor: e, Workspace: h.Workspace, Role: e.Roles(roleSet),
-			System: system, Tools: tools, Settings: settings, Check: gateCheck(h, a), MaxRounds: opts.maxRounds}, task)
-		res.Result, res.StopReason, res.Answer, runErr = wr, wr.StopReason, wr.Answer, err
-	} else {
-		role := e.Roles(roleSet)(opts.role)
-		e.Transition(role, "single-agent run")
-		prompt, err := system(role.Name)
-		if err != nil {
-			return err
-		}
-		out, err := e.Loop(ctx, agent.Task{System: prompt, Messages: []model.Message{{Role: model.User, Content: task}},
-			Tools: tools, MaxSteps: settings.MaxSteps, Model: settings.Model, Temperature: settings.Temperature})
-		res.StopReason, res.Answer, runErr = out.StopReason, out.Answer, err
-	}
-	res.Role, res.Steps, res.ToolCalls, res.Tokens = e.Role().Name, e.Step(), e.ToolCalls(), e.Usage()
-	res.DurationMS = float64(time.Since(start).Microseconds()) / 1000
-	end := transcript.Event{Type: transcript.RunEnd, StopReason: res.StopReason, Answer: res.Answer, DurationMS: res.DurationMS}
-	if runErr != nil {
-		end.Error = runErr.Error()
-	}
-	e.Emit(end)
-	res.Transcript = filepath.ToSlash(filepath.Join(transcript.Dir, id+".jsonl"))
-	res.Events, _ = transcript.Read(w.Path())
-	if res.Events == nil {
-		res.Events = []transcript.Event{}
-	}
-	return printer{f}.result(commandPath(cmd), res, stopError(res.StopReason, runErr), func(out io.Writer) error {
+	return printer{f}.result(commandPath(cmd), res, session.StopError(res.StopReason, res.Err), func(out io.Writer) error {
 		printAgentResult(out, res)
 		return nil
 	})
 }
 
-// stopError is the failure a run's stop reason stands for: only a final
-// answer (or an approved review) is success.
-func stopError(reason string, err error) error {
-	switch reason {
-	case agent.StopFinalAnswer, workflow.StopApproved:
-		return nil
-	case agent.StopTimeBudget:
-		return failure.New(failure.Timeout, "the run's time budget was spent (--budget)")
-	case agent.StopCanceled:
-		return failure.New(failure.Canceled, "the run was cancelled")
-	}
-	if err != nil {
-		if failure.CodeOf(err) == failure.Internal && !isFailure(err) {
-			return failure.Wrap(failure.ToolFailed, err, "the run stopped: %s", reason)
-		}
-		return err
-	}
-	return failure.New(failure.ToolFailed, "the run stopped without a final answer: %s", reason)
-}
-
-func printAgentResult(w io.Writer, r *agentResult) {
+func printAgentResult(w io.Writer, r *session.Result) {
 	fmt.Fprintf(w, "run %s: %s (%s/%s)", r.Run, r.Agent, r.Provider, r.Model)
 	if r.Workflow != "" {
 		fmt.Fprintf(w, ", workflow %s", r.Workflow)
@@ -254,44 +165,6 @@ func printAgentResult(w io.Writer, r *agentResult) {
 		fmt.Fprintf(w, "answer: %s\n", r.Answer)
 	}
 	fmt.Fprintf(w, "transcript: %s\n", r.Transcript)
-}
-
-// systemPrompt composes what the model gets for role: the language's
-// coding prompt (bestPractices, syntaxReminders, the generic template)
-// and the role's prompt and constraints.
-func systemPrompt(a *agent.Specialist, tools []*registry.Tool, set *agentroles.Set, role, task string) (string, error) {
-	p, err := prompts.Compose(a.Spec, tools, task)
-	if err != nil {
-		return "", err
-	}
-	r, _ := set.Get(role)
-	var b strings.Builder
-	b.WriteString(p)
-	fmt.Fprintf(&b, "\n\n## Role: %s\n%s", r.Name, strings.TrimSpace(r.Prompt))
-	for i, c := range r.Constraints {
-		if i == 0 {
-			b.WriteString("\n\nConstraints:")
-		}
-		fmt.Fprintf(&b, "\n- %s", c)
-	}
-	b.WriteString("\n")
-	return b.String(), nil
-}
-
-// gateCheck runs the language's gate tool (its build or type check) for
-// the reviewer's diagnostics.
-func gateCheck(h *host.Host, a *agent.Specialist) func(ctx context.Context) ([]diagnostic.Diagnostic, error) {
-	gt := a.Spec.GateTool()
-	if gt == nil {
-		return nil
-	}
-	return func(ctx context.Context) ([]diagnostic.Diagnostic, error) {
-		res, err := h.Registry.Call(ctx, gt.ID, registry.Call{Input: map[string]any{}})
-		if err != nil {
-			return nil, err
-		}
-		return res.Diagnostics, nil
-	}
 }
 
 func newAgentStatusCmd(f *factory) *cobra.Command {

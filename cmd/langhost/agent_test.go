@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/langhost/langhost/host/agent/modeltest"
+	"github.com/langhost/langhost/host/agent/session"
 )
 
 // agentWorkspace is a Go module whose Add subtracts.
@@ -66,7 +67,7 @@ func TestAgentRunAndStatus(t *testing.T) {
 	if o.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", o.code, o.stdout, o.stderr)
 	}
-	var res agentResult
+	var res session.Result
 	data, _ := json.Marshal(o.env.Data)
 	if err := json.Unmarshal(data, &res); err != nil {
 		t.Fatal(err)
