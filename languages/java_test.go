@@ -134,6 +134,22 @@ org.opentest4j.AssertionFailedError: expected: <2> but was: <8>
 		}
 	})
 
+	t.Run("gradle test", func(t *testing.T) {
+		// Sample: gradle --console=plain test (the fallback) with one failing and one skipped test.
+		out := `> Task :compileJava
+> Task :test FAILED
+
+CalcTest > subtracts() FAILED
+    org.opentest4j.AssertionFailedError at CalcTest.java:14
+
+3 tests completed, 1 failed, 1 skipped
+
+FAILURE: Build failed with an exception.
+`
+		res := sample(t, "java.test", out, "", 1)
+		wantTests(t, res, 1, 1, 1, "CalcTest > subtracts()")
+	})
+
 	t.Run("google-java-format", func(t *testing.T) {
 		// Sample: google-java-format --dry-run --set-exit-if-changed lists the files it would change.
 		res := sample(t, "java.format_check", "src/main/java/app/App.java\n", "", 1)

@@ -22,7 +22,8 @@ const (
 	// group, or a lineMatch counting lines) give the counts it lacks.
 	OutputTests = "tests"
 	// OutputFailures lists failed tests: a regex with mode all and groups
-	// among name, file, line and message.
+	// among name, file, line and message. Outputs whose names start with
+	// it (failuresGradle) add theirs, for a tool and its fallback.
 	OutputFailures = "failures"
 	// OutputFiles lists files a check would change: a lineMatch (each
 	// line a path), a regex with mode all and a group path, or a json
@@ -60,7 +61,9 @@ func Shape(res *registry.Result, root, dir string) {
 		}
 	}
 	if res.Tests != nil {
-		delete(res.Outputs, OutputFailures)
+		for _, name := range failureOutputs(res.Outputs) {
+			delete(res.Outputs, name)
+		}
 	}
 	delete(res.Outputs, OutputFiles)
 }
@@ -85,6 +88,18 @@ func workspacePath(root, dir, p string) string {
 		p = filepath.Join(dir, filepath.FromSlash(p))
 	}
 	return diagnostic.RelPath(root, p)
+}
+
+// failureOutputs names the outputs that list failed tests, sorted.
+func failureOutputs(outputs map[string]any) []string {
+	var names []string
+	for name := range outputs {
+		if strings.HasPrefix(name, OutputFailures) {
+			names = append(names, name)
+		}
+	}
+	slices.Sort(names)
+	return names
 }
 
 // reportsTests reports whether a tool's outputs include test counts.
@@ -121,7 +136,11 @@ func tests(outputs map[string]any) *parsers.TestReport {
 	if total := n("total"); t.Passed == 0 && total > t.Failed+t.Skipped {
 		t.Passed = total - t.Failed - t.Skipped
 	}
-	list, _ := outputs[OutputFailures].([]any)
+	var list []any
+	for _, name := range failureOutputs(outputs) {
+		l, _ := outputs[name].([]any)
+		list = append(list, l...)
+	}
 	for _, e := range list {
 		m, ok := e.(map[string]any)
 		if !ok {
