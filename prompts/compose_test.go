@@ -13,7 +13,7 @@ import (
 )
 
 // load returns the shipped spec of lang and its registered tools.
-func load(t *testing.T, lang string) (*spec.File, []*registry.Tool) {
+func load(t testing.TB, lang string) (*spec.File, []*registry.Tool) {
 	t.Helper()
 	set := spec.Load([]spec.Source{{Name: "embedded", FS: languages.FS}})
 	f, ok := set.Language(lang)

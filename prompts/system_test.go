@@ -154,3 +154,28 @@ func TestWorkspaceLayerAttacks(t *testing.T) {
 		}
 	})
 }
+
+// BenchmarkSystem composes a coder's Go prompt with a workspace layer, as
+// every agent step's role change does.
+func BenchmarkSystem(b *testing.B) {
+	set, err := prompts.LoadRoles("", "", false)
+	if err != nil {
+		b.Fatal(err)
+	}
+	coder, _ := set.Get("coder")
+	f, tools := load(b, "go")
+	dir := b.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "AGENTS.md"), []byte(strings.Repeat("Keep it simple.\n", 200)), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	ws, err := workspace.New(dir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if _, err := prompts.System(prompts.Options{Role: coder, Language: f, Tools: tools, Workspace: ws}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -279,3 +279,57 @@ func mustJSON(t *testing.T, v any) string {
 	}
 	return string(b)
 }
+
+// Two calls in one answer, both answered: Anthropic needs both results in
+// one user message, OpenAI two tool messages; the server checks each
+// result answers a call of the message before.
+func TestParallelToolCalls(t *testing.T) {
+	const script = `
+turns:
+  - reply:
+      tool_calls:
+        - {id: call_a, name: go_build, arguments: {path: a}}
+        - {id: call_b, name: go_build, arguments: {path: b}}
+  - expect: {last_tool_result_contains: "b built"}
+    reply: {text: both built}
+`
+	for _, provider := range []string{"openai", "anthropic"} {
+		for _, stream := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/stream=%v", provider, stream), func(t *testing.T) {
+				s, err := modeltest.ParseScript("parallel", []byte(script))
+				if err != nil {
+					t.Fatal(err)
+				}
+				srv := modeltest.NewServer(t, s)
+				p := newProvider(t, provider, srv)
+				var emit func(string)
+				if stream {
+					emit = func(string) {}
+				}
+				req := &model.Request{Messages: []model.Message{{Role: model.User, Content: "build both"}}, Tools: []model.ToolDef{buildTool}}
+				resp, err := p.Complete(context.Background(), req, emit)
+				if err != nil {
+					t.Fatal(err)
+				}
+				calls := resp.Message.ToolCalls
+				if len(calls) != 2 || calls[0].ID != "call_a" || calls[1].ID != "call_b" || string(calls[1].Arguments) != `{"path":"b"}` {
+					t.Fatalf("calls = %+v", calls)
+				}
+				req.Messages = append(req.Messages, resp.Message,
+					model.Message{Role: model.Tool, ToolCallID: "call_a", Content: "a built"},
+					model.Message{Role: model.Tool, ToolCallID: "call_b", Content: "b built"})
+				resp, err = p.Complete(context.Background(), req, emit)
+				if err != nil || resp.Message.Content != "both built" {
+					t.Fatalf("%+v %v", resp, err)
+				}
+				got := srv.Requests()[1].Messages
+				if len(got) != 4 || got[2].ToolCallID != "call_a" || got[3].ToolCallID != "call_b" {
+					t.Errorf("server saw %+v", got)
+				}
+				if provider == "anthropic" && strings.Count(string(srv.Requests()[1].Body), `"role":"user"`) != 2 {
+					t.Errorf("tool results not grouped in one user message: %s", srv.Requests()[1].Body)
+				}
+			})
+		}
+	}
+}
