@@ -264,3 +264,25 @@ func toolsByID(set *spec.Set) map[string]*spec.Tool {
 	}
 	return m
 }
+
+// TestResultModel: every shipped test tool reports tests (an output named
+// tests, or passed and failed), and every format check reports the files
+// it would change (an output named files), so that each gets the one
+// result shape (exectool.Shape).
+func TestResultModel(t *testing.T) {
+	t.Parallel()
+	for _, f := range shipped(t).Languages {
+		for _, key := range f.ToolOrder {
+			tool := f.Tools[key]
+			_, tests := tool.OutputParsers["tests"]
+			_, passed := tool.OutputParsers["passed"]
+			_, failed := tool.OutputParsers["failed"]
+			if (key == "test" || key == "pytest") && !tests && !(passed && failed) {
+				t.Errorf("%s runs tests but has no tests output (nor passed and failed)", tool.ID)
+			}
+			if _, files := tool.OutputParsers["files"]; (key == "format_check" || key == "fmt_check") && !files {
+				t.Errorf("%s checks formatting but has no files output", tool.ID)
+			}
+		}
+	}
+}

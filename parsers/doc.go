@@ -63,7 +63,7 @@
 // exitCode reports whether the exit code is one of successCodes
 // (default [0]): {"success": true, "exitCode": 0}.
 //
-// diagnostics turns matching lines into a list of [Diagnostic], given by
+// diagnostics turns matching lines into a list of [diagnostic.Diagnostic], given by
 // exactly one of pattern (a regexp whose named groups are file, line,
 // column, endLine, endColumn, severity, code and message), errorformat
 // (Vim errorformat lines, including multi-line %A/%C/%Z formats) or preset
@@ -74,6 +74,14 @@
 // gives none (default error). Identical diagnostics are reported once.
 // The value is the list, which the run also returns in
 // [Result.Diagnostics].
+//
+// gotest reads the events of `go test -json` (cmd/test2json) from stdout:
+// its value is a [TestReport] (passed, failed and skipped tests, counting
+// subtests, and the failed ones with the file:line of their first log
+// line), and its diagnostics are the failures with a location and the
+// build errors. A package that fails with no failing test (a build error,
+// a panic before the tests) counts as one failure named after it. Lines
+// that are not events are ignored.
 //
 // # Running
 //
