@@ -145,6 +145,14 @@ func (r renderer) value(indent string, v *value) {
 }
 
 func (r renderer) field(indent, key string, v *value) {
+	if lm, ok := lineMatch(v); ok {
+		// A lineMatch parser's output: the lines it matched, counted.
+		fmt.Fprintf(r.w, "%s%s: %s\n", indent, key, lm)
+		for _, l := range v.fields["lines"].items {
+			fmt.Fprintf(r.w, "%s  %s\n", indent, l.text())
+		}
+		return
+	}
 	switch {
 	case v.kind == 0:
 		s := v.text()
@@ -304,4 +312,24 @@ func columnName(key string) string {
 		b.WriteRune(r)
 	}
 	return strings.ToUpper(b.String())
+}
+
+// lineMatch recognises the output of a lineMatch parser ({count, lines,
+// truncated}) and says how many lines it matched.
+func lineMatch(v *value) (string, bool) {
+	if v.kind != '{' || len(v.keys) != 3 {
+		return "", false
+	}
+	count, lines, truncated := v.fields["count"], v.fields["lines"], v.fields["truncated"]
+	if count == nil || lines == nil || truncated == nil || lines.kind != '[' || !scalars(lines.items) && len(lines.items) > 0 {
+		return "", false
+	}
+	s := count.text() + " lines"
+	if count.text() == "1" {
+		s = "1 line"
+	}
+	if truncated.scalar == true {
+		s += fmt.Sprintf(" (%d shown)", len(lines.items))
+	}
+	return s, true
 }

@@ -34,6 +34,8 @@ func runToolCall(ctx context.Context, opts *runOptions, h *host.Host, t *registr
 		// Running it again could apply an edit twice.
 		return nil, failure.Wrap(failure.Internal, err, "%s may or may not have run: check the workspace, then retry (--no-daemon runs it in this process)", t.ID)
 	}
+	// The user should know: this call pays the language server's start.
+	fmt.Fprintf(opts.f.io.ErrOut, "warning: running the call in this process (the workspace's daemon is unavailable: %v)\n", err)
 	h.Logger.Warn("running the call in this process", "reason", err)
 	return h.Registry.Call(ctx, t.ID, call)
 }
