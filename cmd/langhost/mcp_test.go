@@ -309,7 +309,7 @@ func TestMCPStdio(t *testing.T) {
 			t.Fatal(err)
 		}
 		body := p.Messages[0].Content.(*mcp.TextContent).Text
-		if !strings.Contains(body, "Fix the build.") || !strings.Contains(body, "`go.build`") {
+		if !strings.Contains(body, "Fix the build.") || !strings.Contains(body, "`go_build`") {
 			t.Errorf("prompt:\n%s", body)
 		}
 	})
@@ -667,7 +667,7 @@ func TestMCPDefaultSurface(t *testing.T) {
 		if tool.OutputSchema != nil {
 			t.Errorf("%s lists an output schema by default", name)
 		}
-		if len(tool.Description) > 200 || strings.Contains(tool.Description, "\n") {
+		if len(tool.Description) > 300 || strings.Contains(tool.Description, "\n") {
 			t.Errorf("%s: description is more than a short sentence: %q", name, tool.Description)
 		}
 		lang, _, _ := strings.Cut(name, "_")
@@ -683,6 +683,33 @@ func TestMCPDefaultSurface(t *testing.T) {
 	if a := tools["langhost_apply"]; a != nil && (a.Annotations.DestructiveHint == nil || !*a.Annotations.DestructiveHint || a.Annotations.IdempotentHint) {
 		t.Errorf("langhost_apply annotations = %+v", a.Annotations)
 	}
+	// The language prompt and resources of the served language, and the
+	// prerequisites document.
+	ctx := context.Background()
+	prompts, err := cs.ListPrompts(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(prompts.Prompts) != 1 || prompts.Prompts[0].Name != "go-coding" {
+		t.Errorf("prompts = %v", prompts.Prompts)
+	}
+	p, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "go-coding", Arguments: map[string]string{"task": "Fix it."}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body := p.Messages[0].Content.(*mcp.TextContent).Text; !strings.Contains(body, "`go_build`") || strings.Contains(body, "`go.build`") {
+		t.Errorf("the prompt does not name tools by their MCP names:\n%s", body)
+	}
+	for uri, want := range map[string]string{"langhost://prerequisites.md": "gopls", "langhost://languages/go.md": "go_find_references"} {
+		r, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: uri})
+		if err != nil || !strings.Contains(r.Contents[0].Text, want) {
+			t.Errorf("resource %s: %v, lacks %q", uri, err, want)
+		}
+	}
+	if _, err := cs.ReadResource(ctx, &mcp.ReadResourceParams{URI: "langhost://languages/python.md"}); err == nil {
+		t.Error("a resource of a language the workspace does not use is served")
+	}
+
 	n, size, tokens := toolsListSize(t, cs)
 	t.Logf("default Go workspace: %d tools, %d bytes, ~%d tokens (bytes/4)", n, size, tokens)
 	if tokens >= 15000 {

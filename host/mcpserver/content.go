@@ -90,10 +90,17 @@ func (s *server) addPrompts(srv *mcp.Server) {
 
 func (s *server) promptHandler(f *spec.File) mcp.PromptHandler {
 	return func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		text, err := prompts.Compose(f, s.toolsOf(f.Language.ID), req.Params.Arguments["task"])
+		tools := s.toolsOf(f.Language.ID)
+		text, err := prompts.Compose(f, tools, req.Params.Arguments["task"])
 		if err != nil {
 			return nil, err
 		}
+		// The client knows the tools by their MCP names.
+		pairs := make([]string, 0, 2*len(tools))
+		for _, t := range tools {
+			pairs = append(pairs, "`"+t.ID+"`", "`"+toolname.Name(t.ID)+"`")
+		}
+		text = strings.NewReplacer(pairs...).Replace(text)
 		return &mcp.GetPromptResult{
 			Description: "Coding prompt for " + f.Language.ID,
 			Messages:    []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}},

@@ -450,7 +450,7 @@ func TestPromptsAndResources(t *testing.T) {
 		t.Fatal(err)
 	}
 	body := p.Messages[0].Content.(*mcp.TextContent).Text
-	for _, want := range []string{"## Objective\n\nAdd a flag.", "- `demo.echo` (text*, workdir): Echo the text", "keep it small", "`.demo`"} {
+	for _, want := range []string{"## Objective\n\nAdd a flag.", "- `demo_echo` (text*, workdir): Echo the text", "keep it small", "`.demo`"} {
 		if !strings.Contains(body, want) {
 			t.Errorf("prompt lacks %q:\n%s", want, body)
 		}
