@@ -5,14 +5,15 @@ import (
 	"strings"
 
 	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/host/toolname"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // The CLI accepts a tool id in both spellings: go.find_references and the
-// MCP name go_find_references (MCP clients allow only [a-zA-Z0-9_-] in
-// names). The MCP name is the id with its first dot, the one after the
-// language id, replaced by "_"; since both language ids and tool keys may
-// hold "_", the split is found by asking the registry.
+// MCP name go_find_references (package toolname: MCP clients allow only
+// [a-zA-Z0-9_-]). Since language ids and tool keys may hold "_" too, the
+// language of an MCP name is not known before the registry is: the
+// prefixes it may have are loaded first, then everything.
 
 // toolLanguages lists the language ids an id may belong to: the part
 // before the dot, or, for an MCP name, every prefix ending before a "_".
@@ -55,17 +56,18 @@ func dotted(id string) string {
 	return id
 }
 
-// lookupTool finds id in reg in either spelling. found is false when
-// nothing matched; an MCP name that matches several tools is ambiguous.
+// lookupTool finds id in reg in either spelling (the MCP name is
+// toolname.Name of the id). found is false when nothing matched; an MCP
+// name that several ids map to ("a_b_c": a.b_c and a_b.c) is ambiguous.
 func lookupTool(reg *registry.Registry, id string) (t *registry.Tool, found bool, err error) {
 	if reg.Has(id) {
 		t, err := reg.Tool(id)
 		return t, true, err
 	}
 	var matches []string
-	for _, c := range mcpCandidates(id) {
-		if reg.Has(c) {
-			matches = append(matches, c)
+	for _, known := range reg.IDs() {
+		if toolname.Name(known) == id {
+			matches = append(matches, known)
 		}
 	}
 	switch len(matches) {
