@@ -114,6 +114,7 @@ func fit(o observation, budget int) string {
 	}
 	limit := budget * bytesPerToken
 	var cut []string
+	var dataText string
 	for range 32 {
 		b, err := json.Marshal(o)
 		if err != nil {
@@ -129,10 +130,20 @@ func fit(o observation, budget int) string {
 			cut = appendOnce(cut, "output (the beginning)")
 		case len(o.Data) > 256:
 			// Data is an operation's JSON; a prefix is no longer JSON,
-			// so it travels as a string.
-			s := string(o.Data)
-			keep := max(len(s)-over-64, 256)
-			o.Data, _ = json.Marshal(s[:keep] + "...")
+			// so it travels as a string, cut from the original text
+			// (escaping it again on every round would only grow it).
+			if dataText == "" {
+				dataText = string(o.Data)
+			}
+			// Escaping grows the text: cut in proportion.
+			keep := len(dataText) - (over+64)*len(dataText)/len(o.Data) - 1
+			if keep < 256 {
+				o.Data = nil
+				cut = appendOnce(cut, "data (all of it)")
+				break
+			}
+			dataText = dataText[:keep]
+			o.Data, _ = json.Marshal(dataText + "...")
 			cut = appendOnce(cut, "data (the end)")
 		case o.Diagnostics != nil && len(o.Diagnostics.Items) > 1:
 			n := len(o.Diagnostics.Items) / 2
@@ -153,12 +164,23 @@ func fit(o observation, budget int) string {
 			o.Error.Message = o.Error.Message[:max(len(o.Error.Message)-over-64, 256)] + "..."
 			cut = appendOnce(cut, "error message")
 		default:
-			return string(b[:limit])
+			return overBudget(o, budget)
 		}
 		o.Truncated = "cut to fit " + fmt.Sprint(budget) + " tokens: " + strings.Join(cut, ", ")
 	}
-	b, _ := json.Marshal(o)
-	return string(b[:min(len(b), limit)])
+	return overBudget(o, budget)
+}
+
+// overBudget is what is left of an observation nothing could cut to fit:
+// its outcome, still JSON.
+func overBudget(o observation, budget int) string {
+	small := observation{Tool: o.Tool, OK: o.OK, ExitCode: o.ExitCode,
+		Truncated: fmt.Sprintf("the result does not fit %d tokens; narrow the call", budget)}
+	if o.Error != nil {
+		small.Error = &observedError{Code: o.Error.Code, Message: "(cut)"}
+	}
+	b, _ := json.Marshal(small)
+	return string(b)
 }
 
 func appendOnce(list []string, s string) []string {
