@@ -64,6 +64,9 @@ func Load(sources ...Source) (*Set, error) {
 		}
 		for _, f := range files {
 			r, err := parse(f.name, f.data)
+			if err == nil && r.PromptKey != "" {
+				err = src.readPrompt(r)
+			}
 			if err != nil {
 				errs = append(errs, err)
 				continue
@@ -148,6 +151,32 @@ func (src Source) files() ([]file, error) {
 	return out, nil
 }
 
+// readPrompt sets r.Prompt from the file r.PromptKey names in src.
+func (src Source) readPrompt(r *Role) error {
+	name := r.PromptKey + ".md"
+	var (
+		data []byte
+		err  error
+	)
+	if src.FS != nil {
+		data, err = safefile.ReadFS(src.FS, name, maxFileSize)
+	} else {
+		p := filepath.Join(src.Dir, name)
+		var st fs.FileInfo
+		if st, err = os.Lstat(p); err == nil && !src.Trusted && st.Mode()&fs.ModeSymlink != 0 {
+			err = fmt.Errorf("%s: a symbolic link in an untrusted roles directory", p)
+		}
+		if err == nil {
+			data, err = safefile.ReadRegular(p, maxFileSize)
+		}
+	}
+	if err != nil {
+		return &failure.Error{Code: failure.InvalidInput, Message: fmt.Sprintf("%s: promptKey %q", r.Source, r.PromptKey), Err: err}
+	}
+	r.Prompt = strings.TrimSpace(strings.ToValidUTF8(string(data), "\uFFFD"))
+	return nil
+}
+
 // parse decodes and checks one role file.
 func parse(name string, data []byte) (*Role, error) {
 	var root yaml.Node
@@ -160,6 +189,11 @@ func parse(name string, data []byte) (*Role, error) {
 	if err := dec.Decode(&r); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, fmt.Errorf("%s: empty role file", name)
+		}
+		var te *yaml.TypeError
+		if errors.As(err, &te) && len(te.Errors) > 5 {
+			// A hostile file can make thousands of these.
+			return nil, fmt.Errorf("%s: %s (and %d more)", name, strings.Join(te.Errors[:5], "; "), len(te.Errors)-5)
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
@@ -194,6 +228,14 @@ func parse(name string, data []byte) (*Role, error) {
 	for _, d := range r.Tools.Deny {
 		if _, err := path.Match(d, ""); err != nil {
 			errs = append(errs, bad("tools.deny", "%q: %v", d, err))
+		}
+	}
+	if r.PromptKey != "" {
+		switch {
+		case !nameRE.MatchString(r.PromptKey):
+			errs = append(errs, bad("promptKey", "%q is not a prompt name (lower case letters, digits, - and _)", r.PromptKey))
+		case strings.TrimSpace(r.Prompt) != "":
+			errs = append(errs, bad("promptKey", "set together with prompt; use one"))
 		}
 	}
 	if m := r.Model; m != nil {

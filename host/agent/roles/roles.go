@@ -43,8 +43,11 @@ type Role struct {
 	Description  string   `yaml:"description" json:"description"`
 	Capabilities []string `yaml:"capabilities,omitempty" json:"capabilities,omitempty"`
 	Constraints  []string `yaml:"constraints,omitempty" json:"constraints,omitempty"`
-	// Prompt is the role's layer of the system prompt.
-	Prompt string `yaml:"prompt" json:"prompt"`
+	// Prompt is the role's layer of the system prompt. PromptKey instead
+	// names a markdown file next to the role file (promptKey: coder reads
+	// coder.md), so a prompt can be edited or overridden as text.
+	Prompt    string `yaml:"prompt" json:"prompt"`
+	PromptKey string `yaml:"promptKey,omitempty" json:"promptKey,omitempty"`
 	Tools  Rules  `yaml:"tools" json:"tools"`
 	// Model, if set, overrides the language's model for this role.
 	Model *ModelOverride `yaml:"model,omitempty" json:"model,omitempty"`

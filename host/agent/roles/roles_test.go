@@ -284,3 +284,31 @@ func write(t *testing.T, dir, name, src string) {
 		t.Fatal(err)
 	}
 }
+
+func TestPromptKey(t *testing.T) {
+	embedded := roles.Source{Name: "embedded", FS: prompts.RoleFiles(), Trusted: true}
+	dir := t.TempDir()
+	write(t, dir, "tester.yaml", "description: Tests.\npromptKey: tester\ntools:\n  sideEffects: [none]\n")
+	write(t, dir, "tester.md", "You are the Tester.\n")
+	r, ok := load(t, embedded, roles.Source{Name: "user", Dir: dir, Trusted: true}).Get("tester")
+	if !ok || r.Prompt != "You are the Tester." {
+		t.Errorf("prompt = %q", r.Prompt)
+	}
+
+	tests := []struct{ name, src, want string }{
+		{"traversal", "promptKey: ../../etc/passwd\n", `promptKey: "../../etc/passwd" is not a prompt name`},
+		{"both", "promptKey: tester\nprompt: hi\n", "promptKey: set together with prompt"},
+		{"missing", "promptKey: nothere\n", `promptKey "nothere"`},
+		{"alias bomb", "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\ne: &e [*d,*d,*d,*d,*d,*d,*d,*d,*d]\nf: &f [*e,*e,*e,*e,*e,*e,*e,*e,*e]\ng: &g [*f,*f,*f,*f,*f,*f,*f,*f,*f]\nh: &h [*g,*g,*g,*g,*g,*g,*g,*g,*g]\nconstraints: *h\n", "(and 12 more)"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			dir := t.TempDir()
+			write(t, dir, "tester.yaml", tt.src)
+			_, err := roles.Load(embedded, roles.Source{Name: "workspace", Dir: dir})
+			if err == nil || !strings.Contains(err.Error(), tt.want) || len(err.Error()) > 1000 {
+				t.Errorf("err = %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
