@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/langhost/langhost/host"
+	"github.com/langhost/langhost/host/prereqs"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/spf13/cobra"
 )
@@ -91,8 +92,12 @@ func printTextError(w io.Writer, err error) {
 	if !errors.As(err, &fe) {
 		return
 	}
-	if install, ok := fe.Details["install"]; ok {
-		fmt.Fprintf(w, "install: %v\n", install)
+	if install, ok := fe.Details["install"].(string); ok {
+		if command, err := prereqs.InstallCommand(install); err == nil {
+			fmt.Fprintf(w, "install: %s  (%s)\n", command, install)
+		} else {
+			fmt.Fprintf(w, "install: %s\n", install)
+		}
 	}
 	// "Did you mean" and ambiguity lists: one candidate per line.
 	if cands, ok := fe.Details["candidates"].([]any); ok {
@@ -173,9 +178,9 @@ func (f *factory) checkOutputFlags() error {
 		switch v := fl.Value.String(); v {
 		case "", "json", "text":
 		case "markdown":
-			if f.cmd.Name() != "prereqs" {
+			if f.cmd.Name() != "prereqs" && f.cmd.Annotations["markdown"] != "true" {
 				return &failure.Error{Code: failure.InvalidInput, Field: "--format",
-					Message: "--format markdown: only prereqs writes markdown; use json or text"}
+					Message: "--format markdown: only prereqs and bench report write markdown; use json or text"}
 			}
 		default:
 			return &failure.Error{Code: failure.InvalidInput, Field: "--format",

@@ -58,6 +58,11 @@ func TestTextRunOutput(t *testing.T) {
 			}
 		})
 	}
+	c := newCLI(t)
+	c.json = false
+	if o := c.run("run", "demo.ghost"); o.code != 4 || !strings.Contains(o.stderr, "install: apt-get install langhost-no-such-binary  (pkg:deb/debian/langhost-no-such-binary)\n") {
+		t.Errorf("missing executable: exit %d, stderr:\n%s", o.code, o.stderr)
+	}
 	if o := newCLI(t).run("tools", "list", "--color", "purple"); o.code != 2 || o.env.Errors[0].Field != "--color" {
 		t.Errorf("bad --color: exit %d %+v", o.code, o.env.Errors)
 	}
