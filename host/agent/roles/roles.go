@@ -48,7 +48,7 @@ type Role struct {
 	// coder.md), so a prompt can be edited or overridden as text.
 	Prompt    string `yaml:"prompt" json:"prompt"`
 	PromptKey string `yaml:"promptKey,omitempty" json:"promptKey,omitempty"`
-	Tools  Rules  `yaml:"tools" json:"tools"`
+	Tools     Rules  `yaml:"tools" json:"tools"`
 	// Model, if set, overrides the language's model for this role.
 	Model *ModelOverride `yaml:"model,omitempty" json:"model,omitempty"`
 	// Source is the file the role was loaded from.
