@@ -171,3 +171,57 @@ func agentHasTool(list []string, s string) bool {
 	}
 	return false
 }
+
+const workflowScript = `
+turns:
+  - expect: {system_contains: ["Role: planner"]}
+    reply: {tool_calls: [{name: workspace_read_file, arguments: {path: calc.go}}]}
+  - reply: {text: '{"steps": [{"title": "Make Add add", "files": ["calc.go"], "acceptance": ["go.test passes"]}]}'}
+  - expect: {system_contains: ["Role: coder"], last_user_contains: "Implement step 1 of 1"}
+    reply:
+      tool_calls:
+        - name: workspace_replace_in_file
+          arguments: {path: calc.go, edits: [{old_text: "return a - b", new_text: "return a + b"}]}
+  - reply: {tool_calls: [{name: go_test, arguments: {}}]}
+  - expect: {last_tool_result_contains: '"passed":1'}
+    reply: {text: "Add fixed; go test passes."}
+  - expect: {system_contains: ["Role: reviewer"], last_user_contains: "return a + b"}
+    reply: {tool_calls: [{name: go_test, arguments: {}}]}
+  - expect: {last_tool_result_contains: "escalation refused"}
+    reply: {text: '{"approved": true, "reasons": ["Add adds; the diff is minimal and the build is clean"]}'}
+`
+
+// TestAgentRunWorkflow: plan-code-review through the CLI, with the shipped
+// roles: the reviewer's call to an exec tool is refused and logged.
+func TestAgentRunWorkflow(t *testing.T) {
+	withoutGopls(t)
+	c := newCLI(t)
+	c.ws = agentWorkspace(t)
+	srv := scriptedServer(t, workflowScript)
+	o := c.run("agent", "run", "--workflow", "plan-code-review", "--provider", "openai-compatible", "--base-url", srv.OpenAIURL(),
+		"--model", "scripted", "--yes", "--language", "go", "make TestAdd pass")
+	if o.code != 0 {
+		t.Fatalf("exit %d\n%s\n%s", o.code, o.stdout, o.stderr)
+	}
+	var res session.Result
+	data, _ := json.Marshal(o.env.Data)
+	if err := json.Unmarshal(data, &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.StopReason != "approved" || res.Result == nil || len(res.Result.Reviews) != 1 || res.Role != "reviewer" {
+		t.Fatalf("result = %+v", res)
+	}
+	escalations := 0
+	for _, ev := range res.Events {
+		if ev.Type == "escalation" && ev.Role == "reviewer" && ev.Tool == "go.test" {
+			escalations++
+		}
+	}
+	if escalations != 1 {
+		t.Fatalf("escalations = %d, want the reviewer's go.test refused once", escalations)
+	}
+	c.json = false
+	if o = c.run("agent", "status"); !strings.Contains(o.stdout, "escalations  1") || !strings.Contains(o.stdout, "approved") {
+		t.Fatalf("status:\n%s", o.stdout)
+	}
+}
