@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -472,4 +473,52 @@ func TestPromptsAndResources(t *testing.T) {
 	if doc := r.Contents[0].Text; !strings.Contains(doc, "| `demo_write` | no (filtered or needs --allow) |") {
 		t.Errorf("language summary:\n%s", doc)
 	}
+}
+
+// Tool ids that would share an MCP name are refused with both ids named;
+// an id too long for clients is served under a shortened, callable name.
+func TestToolNamesOverMCP(t *testing.T) {
+	h := newHost(t)
+	long := "demo." + strings.Repeat("very_long_", 8) + "tool"
+	for _, id := range []string{"demo.a_b", long} {
+		if err := h.Registry.Add(&registry.Tool{ID: id, Language: "demo", Kind: registry.KindSemantic, ReadOnly: true, Handler: okHandler{}}); err != nil {
+			t.Fatal(err)
+		}
+	}
+	srv, err := mcpserver.New(h, mcpserver.Options{Languages: []string{"demo"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, srv)
+	var short string
+	for _, name := range toolNames(t, cs) {
+		if !regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`).MatchString(name) {
+			t.Errorf("name %q breaks clients", name)
+		}
+		if strings.HasPrefix(name, "demo_very_long_") {
+			short = name
+		}
+	}
+	if len(short) != 64 {
+		t.Fatalf("long id served as %q", short)
+	}
+	if res, _ := call(t, cs, short, nil); res.IsError {
+		t.Errorf("calling the shortened name: %s", text(res))
+	}
+
+	if err := h.Registry.Add(&registry.Tool{ID: "demo.a.b", Language: "demo", Handler: okHandler{}}); err != nil {
+		t.Fatal(err)
+	}
+	_, err = mcpserver.New(h, mcpserver.Options{Languages: []string{"demo"}})
+	var fe *failure.Error
+	if !errorsAs(err, &fe) || fe.Code != failure.InvalidInput || !strings.Contains(err.Error(), `"demo.a.b" and "demo.a_b"`) && !strings.Contains(err.Error(), `"demo.a_b" and "demo.a.b"`) {
+		t.Errorf("colliding names: %v", err)
+	}
+}
+
+// okHandler succeeds.
+type okHandler struct{}
+
+func (okHandler) Call(context.Context, registry.Call) (*registry.Result, error) {
+	return &registry.Result{OK: true}, nil
 }
