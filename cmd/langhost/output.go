@@ -87,7 +87,7 @@ func (p printer) failure(commandID string, err error) {
 }
 
 func printTextError(w io.Writer, err error) {
-	fmt.Fprintf(w, "error: %v\n", err)
+	fmt.Fprintf(w, "error: %s\n", printable(err.Error()))
 	var fe *failure.Error
 	if !errors.As(err, &fe) {
 		return
@@ -102,7 +102,7 @@ func printTextError(w io.Writer, err error) {
 	// "Did you mean" and ambiguity lists: one candidate per line.
 	if cands, ok := fe.Details["candidates"].([]any); ok {
 		for _, c := range cands {
-			fmt.Fprintf(w, "  %s\n", candidateLine(c))
+			fmt.Fprintf(w, "  %s\n", printable(candidateLine(c)))
 		}
 	}
 }
@@ -180,7 +180,7 @@ func (f *factory) checkOutputFlags() error {
 		case "markdown":
 			if f.cmd.Name() != "prereqs" && f.cmd.Annotations["markdown"] != "true" {
 				return &failure.Error{Code: failure.InvalidInput, Field: "--format",
-					Message: "--format markdown: only prereqs and bench report write markdown; use json or text"}
+					Message: "--format markdown: only prereqs writes markdown (and bench report); use json or text"}
 			}
 		default:
 			return &failure.Error{Code: failure.InvalidInput, Field: "--format",

@@ -224,6 +224,7 @@ func newRootCmd(f *factory) *cobra.Command {
 		newUndoCmd(f), newTransactionsCmd(f),
 		newAgentsCmd(f), newAgentCmd(f),
 		newRolesCmd(f), newPromptCmd(f),
+		newBenchCmd(f),
 	)
 	return root
 }
