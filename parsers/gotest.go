@@ -1,6 +1,7 @@
 package parsers
 
 import (
+	"bytes"
 	"encoding/json"
 	"regexp"
 	"strconv"
@@ -42,6 +43,10 @@ type testEvent struct {
 const maxTrackedTests = 10000
 
 var (
+	actionOutput = []byte(`"Action":"output"`)
+	actionRun    = []byte(`"Action":"run"`)
+	actionStart  = []byte(`"Action":"start"`)
+
 	// testLogLine is an indented t.Error/t.Log line: "    x_test.go:12: text".
 	testLogLine = regexp.MustCompile(`^\s+(\S+?\.go):(\d+): (.*)$`)
 	// buildErrorLine is a compiler error: "./x.go:3:5: text".
@@ -70,6 +75,12 @@ func newGotestSink(max int) *gotestSink {
 
 func (s *gotestSink) line(line []byte) {
 	if len(line) == 0 || line[0] != '{' {
+		return
+	}
+	// Most events are output without a file:line or the start of a test;
+	// test2json writes compact JSON, so they are skipped undecoded.
+	if bytes.Contains(line, actionOutput) && !bytes.Contains(line, []byte(".go:")) ||
+		bytes.Contains(line, actionRun) || bytes.Contains(line, actionStart) {
 		return
 	}
 	var ev testEvent

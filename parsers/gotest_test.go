@@ -87,3 +87,27 @@ func TestGotestBounded(t *testing.T) {
 		t.Errorf("%d diagnostics, want at most 10", len(res.Diagnostics))
 	}
 }
+
+// BenchmarkGotest measures the gotest parser over a large event stream
+// (MB/s of go test -json output).
+func BenchmarkGotest(b *testing.B) {
+	var sb strings.Builder
+	for sb.Len() < 4<<20 {
+		sb.WriteString(goTestJSON)
+	}
+	out := []byte(sb.String())
+	p, err := Compile("tests", Spec{Type: KindGotest})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(out)))
+	for b.Loop() {
+		r := p.Start()
+		w := NewLineWriter(0, func(line []byte) { r.Line(Stdout, line) })
+		w.Write(out)
+		w.Flush()
+		if _, err := r.Finish(1); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
