@@ -278,9 +278,9 @@ func (e *Executor) run(ctx context.Context, tb *toolbox, call model.ToolCall) mo
 		e.logger().Debug("tool call", "tool", id, "code", code, "step", e.step)
 		return msg
 	}
-	refuse := func(code failure.Code, format string, args ...any) model.Message {
-		text, _, _ := observe(call.Name, nil, &failure.Error{Code: code, Message: fmt.Sprintf(format, args...)}, e.Budget.ObservationTokens)
-		return answer(call.Name, text, code)
+	refuse := func(id string, code failure.Code, format string, args ...any) model.Message {
+		text, _, _ := observe(id, nil, &failure.Error{Code: code, Message: fmt.Sprintf(format, args...)}, e.Budget.ObservationTokens)
+		return answer(id, text, code)
 	}
 
 	t, ok := tb.lookup(call.Name)
@@ -289,19 +289,19 @@ func (e *Executor) run(ctx context.Context, tb *toolbox, call model.ToolCall) mo
 		if best := textdist.Ranked(call.Name, tb.names, 3); len(best) > 0 {
 			msg += fmt.Sprintf(" (did you mean %s?)", strings.Join(best, ", "))
 		}
-		return refuse(failure.NotFound, "%s", msg)
+		return refuse(call.Name, failure.NotFound, "%s", msg)
 	}
 	if e.role.Allows != nil {
 		if err := e.role.Allows(t); err != nil {
 			e.logger().Warn("escalation attempt refused", "tool", t.ID, "step", e.step, "reason", err)
 			e.emit(transcript.Event{Type: transcript.Escalation, Tool: t.ID, CallID: call.ID, Reason: err.Error()})
 			e.live("%s refused: not allowed for role %s", t.ID, e.role.Name)
-			return refuse(failure.Precondition, "the %s role may not call %s: %v", e.role.Name, t.ID, err)
+			return refuse(t.ID, failure.Precondition, "%v", err)
 		}
 	}
 	input, err := decodeArguments(call.Arguments)
 	if err != nil {
-		return refuse(failure.InvalidInput, "arguments of %s: %v", t.ID, err)
+		return refuse(t.ID, failure.InvalidInput, "arguments of %s: %v", t.ID, err)
 	}
 	confirmed := e.Confirm != nil && e.Confirm(t)
 	res, err := e.call(ctx, t, registry.Call{Input: input, Confirmed: confirmed})

@@ -11,7 +11,6 @@ import (
 
 	"github.com/langhost/langhost/host/agent"
 	"github.com/langhost/langhost/host/agent/transcript"
-	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/prompts"
 )
 
@@ -155,7 +154,11 @@ turns:
     reply: {text: '{"approved": false, "reasons": ["m.go is not gofmt-ed"]}'}
 `)
 	e, w := executor(t, h, p)
-	e.Transition(agent.Role{Name: "reviewer", Allows: readOnly}, "review")
+	set, err := prompts.LoadRoles("", "", false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	e.Transition(e.Roles(set)("reviewer"), "review")
 	out, err := e.Loop(context.Background(), agent.Task{Messages: userTask("review"), Tools: goTools(t, h), MaxSteps: 5})
 	if err != nil || out.StopReason != agent.StopFinalAnswer {
 		t.Fatalf("outcome %+v, %v", out, err)
@@ -174,13 +177,6 @@ turns:
 	}
 }
 
-// readOnly allows the tools that change nothing.
-func readOnly(t *registry.Tool) error {
-	if t.SideEffects != "none" {
-		return fmt.Errorf("%s has side effect %q", t.ID, t.SideEffects)
-	}
-	return nil
-}
 
 // TestBudgets: a token budget and a cancelled context stop the loop before
 // the next model call, each with its own stop reason.
