@@ -436,3 +436,39 @@ func TestPrereqsCommand(t *testing.T) {
 		t.Errorf("-o wrote %q, %v", b, err)
 	}
 }
+
+// Text from tools, servers and workspace files never drives the terminal:
+// escape sequences and other controls are shown, not obeyed.
+func TestTextIsInert(t *testing.T) {
+	hostile := "\x1b]0;owned\x07\x1b[2J\rfake ok\u202egnp.exe\u009b31m"
+	data, _ := json.Marshal(map[string]any{
+		"message\x1b[8m": hostile,
+		"rows":           []map[string]any{{"name": hostile, "n": 1}},
+		"diagnostics":    []map[string]any{{"path": "a\x1b[1m.go", "line": 1, "severity": "error\x1b[0m", "message": hostile}},
+		"doc":            hostile + "\nsecond line",
+	})
+	for _, on := range []bool{false, true} {
+		var b bytes.Buffer
+		if err := (renderer{w: &b, st: style{on: on}}).renderJSON(data); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		if on {
+			// Only our own colour sequences may remain.
+			for _, ours := range []string{ansiReset, ansiBold, ansiRed, ansiGreen, ansiYellow, ansiBlue, ansiCyan, ansiDim} {
+				out = strings.ReplaceAll(out, ours, "")
+			}
+		}
+		for _, bad := range []string{"\x1b", "\x07", "\r", "\u202e", "\u009b"} {
+			if strings.Contains(out, bad) {
+				t.Errorf("colour %v: output holds %q:\n%q", on, bad, out)
+			}
+		}
+		if !strings.Contains(out, `\x1b]0;owned\x07\x1b[2J\x0dfake ok\u202egnp.exe\x9b31m`) {
+			t.Errorf("controls not shown:\n%q", out)
+		}
+	}
+	if got := printable("a\r\nb\tc\n"); got != "a\nb\tc\n" {
+		t.Errorf("printable kept %q", got)
+	}
+}

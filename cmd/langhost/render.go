@@ -94,7 +94,7 @@ func (v *value) text() string {
 	case nil:
 		return "-"
 	case string:
-		return s
+		return printable(s)
 	}
 	return fmt.Sprint(v.scalar)
 }
@@ -145,6 +145,7 @@ func (r renderer) value(indent string, v *value) {
 }
 
 func (r renderer) field(indent, key string, v *value) {
+	key = printable(key)
 	if lm, ok := lineMatch(v); ok {
 		// A lineMatch parser's output: the lines it matched, counted.
 		fmt.Fprintf(r.w, "%s%s: %s\n", indent, key, lm)
@@ -241,8 +242,8 @@ func (r renderer) list(indent string, v *value) {
 // diagnostic renders d as path:line:col: severity: message [code], the
 // severity coloured on a terminal.
 func (r renderer) diagnostic(d diagnostic.Diagnostic) string {
-	s := d.String()
-	sev := d.Severity
+	s := printable(d.String())
+	sev := printable(d.Severity)
 	switch {
 	case sev == "":
 	case strings.HasPrefix(s, sev+": "):

@@ -87,7 +87,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 func printResult(w io.Writer, st style, res *registry.Result) error {
 	r := renderer{w: w, st: st}
 	if len(res.Command) > 0 {
-		fmt.Fprintf(w, "%s\n", st.dim("$ "+strings.Join(res.Command, " ")))
+		fmt.Fprintf(w, "%s\n", st.dim("$ "+printable(strings.Join(res.Command, " "))))
 	}
 	if res.UsedFallback {
 		fmt.Fprintln(w, "(primary executable not installed: ran the fallback)")
@@ -98,18 +98,18 @@ func printResult(w io.Writer, st style, res *registry.Result) error {
 	if t := res.Tests; t != nil {
 		fmt.Fprintf(w, "tests: %d passed, %d failed, %d skipped\n", t.Passed, t.Failed, t.Skipped)
 		for _, f := range t.Failures {
-			line := st.severity("failed") + " " + f.Name
+			line := st.severity("failed") + " " + printable(f.Name)
 			if f.File != "" {
-				line += fmt.Sprintf("  %s:%d", f.File, f.Line)
+				line += fmt.Sprintf("  %s:%d", printable(f.File), f.Line)
 			}
 			if f.Message != "" {
-				line += ": " + f.Message
+				line += ": " + printable(f.Message)
 			}
 			fmt.Fprintln(w, line)
 		}
 	}
 	if res.Files != nil {
-		fmt.Fprintf(w, "files that would change: %s\n", listOrNone(res.Files))
+		fmt.Fprintf(w, "files that would change: %s\n", printable(listOrNone(res.Files)))
 	}
 	for _, name := range sortedOutputNames(res.Outputs) {
 		if _, isDiags := res.Outputs[name].([]diagnostic.Diagnostic); isDiags {
@@ -140,7 +140,7 @@ func printResult(w io.Writer, st style, res *registry.Result) error {
 		if strings.TrimSpace(tail) == "" {
 			tail = res.Stdout
 		}
-		fmt.Fprint(w, tail)
+		fmt.Fprint(w, printable(tail))
 	}
 	status := "ok"
 	if !res.OK {

@@ -99,11 +99,16 @@ func (s style) diffLine(line string) string {
 // paint when set, so colour never shifts a column.
 func (s style) table(w io.Writer, rows [][]string, paint func(row, col int, cell string) string) error {
 	widths := map[int]int{}
-	for _, r := range rows {
+	clean := make([][]string, len(rows))
+	for ri, r := range rows {
+		clean[ri] = make([]string, len(r))
 		for i, c := range r {
+			c = printable(strings.ReplaceAll(c, "\n", " "))
+			clean[ri][i] = c
 			widths[i] = max(widths[i], utf8.RuneCountInString(c))
 		}
 	}
+	rows = clean
 	var b strings.Builder
 	for ri, r := range rows {
 		// Trailing empty cells get no padding: no trailing blanks.
@@ -127,4 +132,41 @@ func (s style) table(w io.Writer, rows [][]string, paint func(row, col int, cell
 	}
 	_, err := w.Write([]byte(b.String()))
 	return err
+}
+
+// printable makes text from tools, language servers and workspace files
+// safe to write to a terminal: control characters other than newline and
+// tab (escape sequences that could retitle the window, clear the screen,
+// rewrite earlier lines with \r, or hide text) are shown as \xNN instead of
+// acting. Colour is added after, by style.
+func printable(s string) string {
+	clean := true
+	for _, r := range s {
+		if unsafeRune(r) {
+			clean = false
+			break
+		}
+	}
+	if clean {
+		return s
+	}
+	var b strings.Builder
+	for i, r := range s {
+		switch {
+		case r == '\r' && strings.HasPrefix(s[i:], "\r\n"):
+			// A CRLF line end is just a line end.
+		case unsafeRune(r) && r <= 0xff:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case unsafeRune(r):
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func unsafeRune(r rune) bool {
+	return (r < 0x20 && r != '\n' && r != '\t') || (r >= 0x7f && r < 0xa0) || r == utf8.RuneError || r == '\u2028' || r == '\u2029' ||
+		(r >= '\u202a' && r <= '\u202e') || (r >= '\u2066' && r <= '\u2069')
 }
