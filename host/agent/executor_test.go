@@ -177,7 +177,6 @@ turns:
 	}
 }
 
-
 // TestBudgets: a token budget and a cancelled context stop the loop before
 // the next model call, each with its own stop reason.
 func TestBudgets(t *testing.T) {
