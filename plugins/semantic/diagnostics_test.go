@@ -56,6 +56,7 @@ func TestWorkspaceDiagnosticsIncomplete(t *testing.T) {
 	cfg.RequestTimeout = "8s"
 	e := openEngine(t, root, "typescript", cfg)
 	out := mustInvoke(t, e, "diagnostics", map[string]any{})
+	t.Logf("incomplete: %v", out["incomplete"])
 	if out["complete"] != false || !strings.Contains(fmt.Sprint(out["incomplete"]), "notes.txt") {
 		t.Errorf("want complete false naming notes.txt: %s", dump(out))
 	}
