@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/langhost/langhost/host"
+	"github.com/langhost/langhost/host/config"
 	"github.com/langhost/langhost/host/mcpserver"
 	"github.com/langhost/langhost/host/spec"
 	"github.com/langhost/langhost/plugins/builtin"
@@ -107,8 +108,23 @@ func serveMCP(cmd *cobra.Command, opts *mcpOptions) error {
 		profile = cfg.MCPProfile
 	}
 	logger := opts.f.log()
+	first := true
 	load := func(ctx context.Context, wrap func([]spec.Source) []spec.Source) (*host.Host, error) {
-		h, err := host.Open(ctx, cfg, logger, host.Options{Builtins: builtin.Agents(), SpecSources: wrap})
+		// A reload decides trust again: editing a trusted workspace's
+		// specs withdraws its trust, and a running server must not load
+		// the edit on the strength of the old decision.
+		c := cfg
+		if !first {
+			var err error
+			if c, err = config.Load(opts.f.paths, cmd.Flags(), opts.f.env); err != nil {
+				return nil, &failure.Error{Code: failure.InvalidInput, Message: "config", Err: err}
+			}
+			for _, w := range c.Warnings() {
+				logger.Warn(w)
+			}
+		}
+		first = false
+		h, err := host.Open(ctx, c, logger, host.Options{Builtins: builtin.Agents(), SpecSources: wrap})
 		if err != nil && !isFailure(err) {
 			err = failure.Wrap(failure.Internal, err, "start host")
 		}

@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"net/http"
 	"os"
 	"os/exec"
@@ -798,5 +799,61 @@ func BenchmarkMCPToolsList(b *testing.B) {
 			b.ReportMetric(float64(size), "bytes")
 			b.ReportMetric(float64(tokens), "tokens")
 		})
+	}
+}
+
+// waitListChanged waits for a notifications/tools/list_changed.
+func waitListChanged(t *testing.T, changed <-chan struct{}, stderr *lockedBuffer) {
+	t.Helper()
+	select {
+	case <-changed:
+	case <-time.After(30 * time.Second):
+		t.Fatalf("no tools/list_changed\nstderr:\n%s", stderr)
+	}
+}
+
+// TestMCPReload: a tool added to a spec of a --languages directory while
+// `langhost mcp` runs reaches the client; an edit of a trusted
+// workspace's spec withdraws the trust, so the reload skips that spec
+// rather than loading the edit.
+func TestMCPReload(t *testing.T) {
+	f := newMCPFixture(t)
+	wsSpec := filepath.Join(f.workspace, ".langhost", "languages", "local.yaml")
+	if err := os.MkdirAll(filepath.Dir(wsSpec), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	write(t, wsSpec, "language: {id: local, name: Local, extensions: [\".mcptest\"]}\ntools:\n  noop:\n    command: \"true\"\n    readOnly: true\n")
+	trust := f.command(t)
+	trust.Args = []string{trust.Args[0], "trust", f.workspace, "--format", "json"}
+	if out, err := trust.CombinedOutput(); err != nil {
+		t.Fatalf("langhost trust: %v\n%s", err, out)
+	}
+	changed := make(chan struct{}, 10)
+	cs, stderr := startStdio(t, f, &mcp.ClientOptions{
+		ToolListChangedHandler: func(context.Context, *mcp.ToolListChangedRequest) { changed <- struct{}{} },
+	})
+	if tools := listTools(t, cs); tools["local_noop"] == nil || tools["mcptest_echo"] == nil {
+		t.Fatalf("tools before: %v\n%s", slices.Collect(maps.Keys(tools)), stderr)
+	}
+
+	spec := filepath.Join(f.specs, "mcptest.yaml")
+	write(t, spec, strings.Replace(mcptestSpec, "tools:\n", "tools:\n  added:\n    command: echo\n    args: [added]\n    readOnly: true\n", 1))
+	waitListChanged(t, changed, stderr)
+	tools := listTools(t, cs)
+	if tools["mcptest_added"] == nil {
+		t.Fatalf("the added tool is not listed: %v", slices.Collect(maps.Keys(tools)))
+	}
+	if res, st := callTool(t, cs, "mcptest_added", nil); res.IsError || st["stdout"] != "added\n" {
+		t.Errorf("the added tool: %s", resultText(res))
+	}
+
+	write(t, wsSpec, "language: {id: local, name: Local, extensions: [\".mcptest\"]}\ntools:\n  noop:\n    command: \"true\"\n    readOnly: true\n  evil:\n    command: touch\n    args: [pwned]\n    readOnly: true\n")
+	waitListChanged(t, changed, stderr)
+	tools = listTools(t, cs)
+	if tools["local_evil"] != nil || tools["local_noop"] != nil {
+		t.Errorf("an edited workspace spec was loaded under its old trust: %v", slices.Collect(maps.Keys(tools)))
+	}
+	if tools["mcptest_added"] == nil {
+		t.Errorf("the other tools went: %v", slices.Collect(maps.Keys(tools)))
 	}
 }
