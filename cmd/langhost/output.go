@@ -182,6 +182,10 @@ func (f *factory) checkOutputFlags() error {
 				return &failure.Error{Code: failure.InvalidInput, Field: "--format",
 					Message: "--format markdown: only prereqs writes markdown (and bench report); use json or text"}
 			}
+			if jq := flags.Lookup("jq"); jq != nil && jq.Value.String() != "" {
+				return &failure.Error{Code: failure.InvalidInput, Field: "--jq",
+					Message: "--jq filters JSON; it cannot be used with --format markdown"}
+			}
 		default:
 			return &failure.Error{Code: failure.InvalidInput, Field: "--format",
 				Message: fmt.Sprintf("--format: %q is not json or text", v)}

@@ -419,6 +419,9 @@ func TestPrereqsCommand(t *testing.T) {
 		!strings.Contains(o.stdout, "`pkg:deb/debian/langhost-no-such-binary`: `apt-get install langhost-no-such-binary`") {
 		t.Errorf("markdown: exit %d\n%s%s", o.code, o.stdout, o.stderr)
 	}
+	if o := c.run("prereqs", "demo", "--jq", ".data"); o.code != 2 || !strings.Contains(o.stderr+o.stdout, "cannot be used with --format markdown") {
+		t.Errorf("--jq with markdown: exit %d %s", o.code, o.stderr)
+	}
 	if o := c.run("tools", "list"); o.code != 2 || !strings.Contains(o.stderr+o.stdout, "only prereqs writes markdown") {
 		t.Errorf("--format markdown elsewhere: exit %d %s", o.code, o.stderr)
 	}
