@@ -86,6 +86,12 @@ prints the result with the whole transcript.`,
 
 func agentRun(cmd *cobra.Command, opts *agentRunOptions, task string) error {
 	f := opts.f
+	for flag, v := range map[string]int64{"max-steps": int64(opts.maxSteps), "max-tokens": int64(opts.maxTokens),
+		"max-rounds": int64(opts.maxRounds), "budget": int64(opts.budget)} {
+		if v < 0 {
+			return &failure.Error{Code: failure.InvalidInput, Field: flag, Message: fmt.Sprintf("--%s is negative", flag)}
+		}
+	}
 	h, err := f.loadHost(cmd.Context())
 	if err != nil {
 		return err

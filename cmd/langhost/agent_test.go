@@ -108,6 +108,8 @@ func TestAgentRunErrors(t *testing.T) {
 		{"unknown provider", []string{"--provider", "skynet", "x"}, 2},
 		{"openai-compatible without URL", []string{"--provider", "openai-compatible", "--model", "m", "x"}, 2},
 		{"two tasks", []string{"a", "b"}, 2},
+		{"negative max-steps", []string{"--max-steps", "-1", "x"}, 2},
+		{"negative budget", []string{"--budget", "-1s", "x"}, 2},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -168,6 +168,11 @@ var errTimeBudget = errors.New("time budget spent")
 // maxBadResponses is how many unusable model answers in a row end a loop.
 const maxBadResponses = 3
 
+// MaxCallsPerStep bounds the tool calls run for one model turn: maxSteps
+// bounds turns, and a turn asking for a thousand builds must not run them.
+// The calls beyond it are answered, unrun, with an error.
+const MaxCallsPerStep = 16
+
 // Loop runs t until the model answers without calling a tool, or a bound
 // stops it. The outcome always says why it stopped; the error is set only
 // when the model could not be used (StopModelError).
@@ -189,12 +194,16 @@ func (e *Executor) Loop(ctx context.Context, t Task) (*Outcome, error) {
 		e.logger().Info("loop stopped", "stop_reason", reason, "steps", out.Steps, "step", e.step)
 		return out, err
 	}
+	maxSteps := t.MaxSteps
+	if maxSteps <= 0 {
+		maxSteps = DefaultMaxSteps
+	}
 	bad := 0
 	for {
 		if reason := e.stopReason(ctx); reason != "" {
 			return stop(reason, nil)
 		}
-		if t.MaxSteps > 0 && out.Steps >= t.MaxSteps {
+		if out.Steps >= maxSteps {
 			return stop(StopMaxSteps, nil)
 		}
 		out.Steps++
@@ -234,7 +243,11 @@ func (e *Executor) Loop(ctx context.Context, t Task) (*Outcome, error) {
 			out.Answer = msg.Content
 			return stop(StopFinalAnswer, nil)
 		}
-		for _, call := range msg.ToolCalls {
+		for i, call := range msg.ToolCalls {
+			if i >= MaxCallsPerStep {
+				msgs = append(msgs, e.skip(call))
+				continue
+			}
 			out.ToolCalls++
 			e.calls++
 			msgs = append(msgs, e.run(ctx, tb, call))
@@ -307,6 +320,15 @@ func (e *Executor) run(ctx context.Context, tb *toolbox, call model.ToolCall) mo
 	res, err := e.call(ctx, t, registry.Call{Input: input, Confirmed: confirmed})
 	text, code, _ := observe(t.ID, res, err, e.Budget.ObservationTokens)
 	return answer(t.ID, text, code)
+}
+
+// skip answers a call beyond MaxCallsPerStep without running it.
+func (e *Executor) skip(call model.ToolCall) model.Message {
+	text, _, _ := observe(call.Name, nil, failure.New(failure.Precondition,
+		"not run: at most %d tool calls run per turn; call it again in the next turn if it is still needed", MaxCallsPerStep), e.Budget.ObservationTokens)
+	e.emit(transcript.Event{Type: transcript.ToolResult, Tool: call.Name, CallID: call.ID, Observation: text,
+		Code: string(failure.Precondition), IsError: true})
+	return model.Message{Role: model.Tool, ToolCallID: call.ID, Content: text, IsError: true}
 }
 
 // call runs t through the registry, as the CLI and MCP do. A panicking

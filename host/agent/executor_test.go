@@ -242,3 +242,21 @@ func TestUnknownRoleIsDefault(t *testing.T) {
 		t.Fatalf("role = %+v", r)
 	}
 }
+
+// TestCallsPerStepBounded: a turn asking for more tool calls than
+// MaxCallsPerStep runs only that many; every call is still answered.
+func TestCallsPerStepBounded(t *testing.T) {
+	h := newHost(t, goFixture)
+	calls := strings.Repeat("{name: workspace_list_files, arguments: {}}, ", agent.MaxCallsPerStep+4)
+	p, srv := scripted(t, `
+turns:
+  - reply: {tool_calls: [`+calls+`]}
+  - expect: {last_tool_result_contains: "not run: at most"}
+    reply: {text: done}
+`)
+	e, _ := executor(t, h, p)
+	out, err := e.Loop(context.Background(), agent.Task{Messages: userTask("x"), Tools: goTools(t, h)})
+	if err != nil || out.StopReason != agent.StopFinalAnswer || out.ToolCalls != agent.MaxCallsPerStep {
+		t.Fatalf("outcome %+v, %v (server: %s)", out, err, refusals(srv))
+	}
+}
