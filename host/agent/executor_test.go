@@ -1,6 +1,7 @@
 package agent_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"os"
@@ -10,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/langhost/langhost/host/agent"
+	"github.com/langhost/langhost/host/agent/model"
+	"github.com/langhost/langhost/host/agent/modeltest"
 	"github.com/langhost/langhost/host/agent/transcript"
 	"github.com/langhost/langhost/prompts"
 )
@@ -258,5 +261,46 @@ turns:
 	out, err := e.Loop(context.Background(), agent.Task{Messages: userTask("x"), Tools: goTools(t, h)})
 	if err != nil || out.StopReason != agent.StopFinalAnswer || out.ToolCalls != agent.MaxCallsPerStep {
 		t.Fatalf("outcome %+v, %v (server: %s)", out, err, refusals(srv))
+	}
+}
+
+// TestBothWireFormats: the loop runs the same over the OpenAI and the
+// Anthropic wire formats (the official SDKs against the scripted server),
+// and live progress names the step, role and tool.
+func TestBothWireFormats(t *testing.T) {
+	h := newHost(t, goFixture)
+	script := `
+turns:
+  - reply: {tool_calls: [{name: workspace_search, arguments: {pattern: "a - b"}}]}
+  - expect: {last_tool_result_contains: "calc.go"}
+    reply: {text: "Add subtracts in calc.go"}
+`
+	for _, provider := range []string{"openai-compatible", "anthropic"} {
+		t.Run(provider, func(t *testing.T) {
+			s, err := modeltest.ParseScript(t.Name(), []byte(script))
+			if err != nil {
+				t.Fatal(err)
+			}
+			srv := modeltest.NewServer(t, s)
+			cfg := model.Config{Provider: provider, Model: "scripted", BaseURL: srv.OpenAIURL()}
+			if provider == "anthropic" {
+				cfg.BaseURL = srv.URL()
+			}
+			p, err := model.New(cfg, func(string) string { return "test-key-0123456789" })
+			if err != nil {
+				t.Fatal(err)
+			}
+			e, _ := executor(t, h, p)
+			var live bytes.Buffer
+			e.Live = &live
+			e.Transition(agent.Role{Name: "coder"}, "test")
+			out, err := e.Loop(context.Background(), agent.Task{Messages: userTask("where is the bug?"), Tools: goTools(t, h)})
+			if err != nil || out.StopReason != agent.StopFinalAnswer || out.Answer != "Add subtracts in calc.go" {
+				t.Fatalf("outcome %+v, %v (server: %s)", out, err, refusals(srv))
+			}
+			if !strings.Contains(live.String(), "[step 1] coder: workspace.search -> ok") {
+				t.Fatalf("live progress:\n%s", live.String())
+			}
+		})
 	}
 }
