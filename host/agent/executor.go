@@ -10,6 +10,7 @@ import (
 	"runtime/debug"
 	"strings"
 	"time"
+	"unicode"
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/langhost/langhost/host/agent/model"
@@ -150,7 +151,14 @@ func (e *Executor) live(format string, args ...any) {
 	if e.Live == nil {
 		return
 	}
-	fmt.Fprintf(e.Live, "[step %d] %s: %s\n", e.step, e.role.Name, fmt.Sprintf(format, args...))
+	// Tool names come from the model: no control bytes reach a terminal.
+	line := strings.Map(func(r rune) rune {
+		if unicode.IsControl(r) {
+			return '?'
+		}
+		return r
+	}, fmt.Sprintf("[step %d] %s: %s", e.step, e.role.Name, fmt.Sprintf(format, args...)))
+	fmt.Fprintln(e.Live, line)
 }
 
 // WithTimeBudget bounds the run to d; a loop stopped by it says

@@ -304,3 +304,16 @@ turns:
 		})
 	}
 }
+
+// TestLiveProgressIsSanitized: a tool name with terminal escapes from the
+// model does not reach the terminal as escapes.
+func TestLiveProgressIsSanitized(t *testing.T) {
+	h := newHost(t, goFixture)
+	e, _ := executor(t, h, nil)
+	var live bytes.Buffer
+	e.Live = &live
+	e.Transition(agent.Role{Name: "coder\x1b[2J"}, "\x1b]0;pwned\x07")
+	if strings.ContainsAny(live.String(), "\x1b\x07") {
+		t.Fatalf("escape reached the terminal: %q", live.String())
+	}
+}
