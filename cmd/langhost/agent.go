@@ -106,7 +106,7 @@ func agentRun(cmd *cobra.Command, opts *agentRunOptions, task string) error {
 		return failure.Wrap(failure.InvalidInput, err, "roles")
 	}
 	for _, warn := range roleSet.Warnings {
-		fmt.Fprintf(f.io.ErrOut, "warning: %s\n", warn)
+		fmt.Fprintf(f.io.ErrOut, "warning: %s\n", printable(warn))
 	}
 	// The spec's agent block, then the role's model (a single run's:
 	// a workflow's roles share the run's provider), then the flags.
@@ -150,6 +150,8 @@ func printAgentResult(w io.Writer, r *session.Result) {
 		fmt.Fprintf(w, ", workflow %s", r.Workflow)
 	}
 	fmt.Fprintln(w)
+	// The answer, reasons and file names come from the model and the
+	// workspace: printable keeps their control bytes off the terminal.
 	fmt.Fprintf(w, "stopped: %s after %d steps, %d tool calls, %d+%d tokens, %.1f s (role %s)\n",
 		r.StopReason, r.Steps, r.ToolCalls, r.Tokens.InputTokens, r.Tokens.OutputTokens, r.DurationMS/1000, r.Role)
 	if wr := r.Result; wr != nil {
@@ -161,14 +163,14 @@ func printAgentResult(w io.Writer, r *session.Result) {
 			if v.Approved {
 				verdict = "approved"
 			}
-			fmt.Fprintf(w, "review %d: %s: %s\n", i+1, verdict, strings.Join(v.Reasons, "; "))
+			fmt.Fprintf(w, "review %d: %s: %s\n", i+1, verdict, printable(strings.Join(v.Reasons, "; ")))
 		}
 		if len(wr.Changed) > 0 {
-			fmt.Fprintf(w, "changed: %s\n", strings.Join(wr.Changed, ", "))
+			fmt.Fprintf(w, "changed: %s\n", printable(strings.Join(wr.Changed, ", ")))
 		}
 	}
 	if r.Answer != "" {
-		fmt.Fprintf(w, "answer: %s\n", r.Answer)
+		fmt.Fprintf(w, "answer: %s\n", printable(r.Answer))
 	}
 	fmt.Fprintf(w, "transcript: %s\n", r.Transcript)
 }

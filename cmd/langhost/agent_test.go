@@ -227,3 +227,16 @@ func TestAgentRunWorkflow(t *testing.T) {
 		t.Fatalf("status:\n%s", o.stdout)
 	}
 }
+
+// TestAgentRunTextIsPrintable: a final answer with terminal escapes is
+// printed with them shown, not acted on.
+func TestAgentRunTextIsPrintable(t *testing.T) {
+	c := newCLI(t)
+	c.ws = agentWorkspace(t)
+	c.json = false
+	srv := scriptedServer(t, "turns:\n  - reply: {text: \"done\\e]0;pwned\\a\\e[2J\"}\n")
+	o := c.run("agent", "run", "--provider", "openai-compatible", "--base-url", srv.OpenAIURL(), "--model", "scripted", "--language", "go", "x")
+	if o.code != 0 || strings.ContainsAny(o.stdout, "\x1b\x07") || !strings.Contains(o.stdout, "answer: done") {
+		t.Fatalf("exit %d, stdout %q", o.code, o.stdout)
+	}
+}
