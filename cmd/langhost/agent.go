@@ -128,7 +128,7 @@ func agentRun(cmd *cobra.Command, opts *agentRunOptions, task string) error {
 		Workflow: opts.workflow, Role: opts.role, Settings: settings, Provider: provider,
 		Confirm:    func(t *registry.Tool) bool { return opts.yes || h.Config.Allows(t.ID) },
 		Budget:     agent.Budget{MaxTokens: opts.maxTokens},
-		TimeBudget: opts.budget, MaxRounds: opts.maxRounds,
+		TimeBudget: opts.budget, MaxRounds: opts.maxRounds, PromptsDir: prompts.UserDir(f.paths.User),
 		Secrets: []string{getenv("OPENAI_API_KEY"), getenv("ANTHROPIC_API_KEY")},
 		Logger:  f.log().Named("agent")}
 	if errFile, ok := f.io.ErrOut.(*os.File); ok && isTerminal(errFile) {

@@ -32,7 +32,7 @@ func scriptedServer(t *testing.T, script string) *modeltest.Server {
 
 const fixScript = `
 turns:
-  - expect: {tools_include: [workspace_replace_in_file, go_test], system_contains: ["Go"]}
+  - expect: {tools_include: [workspace_replace_in_file, go_test], system_contains: ["Go", "## Role: default", "Keep Add pure."]}
     reply:
       tool_calls:
         - name: workspace_replace_in_file
@@ -60,6 +60,7 @@ func TestAgentRunAndStatus(t *testing.T) {
 	withoutGopls(t)
 	c := newCLI(t)
 	c.ws = agentWorkspace(t)
+	write(t, filepath.Join(c.ws, "AGENTS.md"), "Keep Add pure.\n")
 	c.env["OPENAI_API_KEY"] = "sk-test-0123456789abcdefghij"
 	srv := scriptedServer(t, fixScript)
 	o := c.run("agent", "run", "--provider", "openai-compatible", "--base-url", srv.OpenAIURL(), "--model", "scripted",

@@ -41,6 +41,8 @@ type Options struct {
 	// TimeBudget bounds the whole run; 0 is no bound.
 	TimeBudget time.Duration
 	MaxRounds  int
+	// PromptsDir is the user's prompt directory (prompts.UserDir).
+	PromptsDir string
 	// Secrets are redacted from the transcript (API keys).
 	Secrets []string
 	Live    io.Writer
@@ -94,7 +96,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	e.Emit(transcript.Event{Type: transcript.RunStart, Run: id, Agent: a.ID, Workflow: o.Workflow, Task: o.Task,
 		Provider: o.Settings.Provider, Model: o.Settings.Model})
 	res := &Result{Run: id, Agent: a.ID, Workflow: o.Workflow, Provider: o.Settings.Provider, Model: o.Settings.Model}
-	system := func(role string) (string, error) { return SystemPrompt(a, tools, o.Roles, role, o.Task) }
+	system := func(role string) (string, error) { return SystemPrompt(o, tools, role) }
 	if o.Workflow == workflow.Name {
 		wr, err := workflow.Run(ctx, workflow.Config{Executor: e, Workspace: o.Workspace, Role: e.Roles(o.Roles),
 			System: system, Tools: tools, Settings: o.Settings, Check: GateCheck(o.Registry, a), MaxRounds: o.MaxRounds}, o.Task)
@@ -153,26 +155,14 @@ func Tools(reg *registry.Registry, a *agent.Specialist) []*registry.Tool {
 	return tools
 }
 
-// SystemPrompt composes what the model gets for role: the language's
-// coding prompt (bestPractices, syntaxReminders, the generic template)
-// and the role's prompt and constraints.
-func SystemPrompt(a *agent.Specialist, tools []*registry.Tool, set *roles.Set, role, task string) (string, error) {
-	p, err := prompts.Compose(a.Spec, tools, task)
-	if err != nil {
-		return "", err
-	}
-	r, _ := set.Get(role)
-	var b strings.Builder
-	b.WriteString(p)
-	fmt.Fprintf(&b, "\n\n## Role: %s\n%s", r.Name, strings.TrimSpace(r.Prompt))
-	for i, c := range r.Constraints {
-		if i == 0 {
-			b.WriteString("\n\nConstraints:")
-		}
-		fmt.Fprintf(&b, "\n- %s", c)
-	}
-	b.WriteString("\n")
-	return b.String(), nil
+// SystemPrompt is what the model gets for role (prompts.System): the
+// system layer, the role's, the language's (with the tools the role may
+// call) and the workspace's (AGENTS.md, .langhost/prompts), the same text
+// `langhost prompt show` prints.
+func SystemPrompt(o Options, tools []*registry.Tool, role string) (string, error) {
+	r, _ := o.Roles.Get(role)
+	return prompts.System(prompts.Options{Role: r, Language: o.Agent.Spec, Tools: tools, Task: o.Task,
+		Workspace: o.Workspace, UserDir: o.PromptsDir})
 }
 
 // GateCheck runs the language's gate tool (its build or type check) for
