@@ -29,6 +29,7 @@ type diagnosticsInput struct {
 	File        string `json:"file,omitempty" jsonschema:"file to check; omit for the whole workspace"`
 	MinSeverity string `json:"minSeverity,omitempty" jsonschema:"lowest severity to report: error, warning, info or hint (default hint)"`
 	Detail      string `json:"detail,omitempty" jsonschema:"output detail: compact (no code, source or end), standard (default) or full"`
+	Packet      string `json:"packet,omitempty" jsonschema:"also shape the diagnostics as a feedback packet: raw (default: none), compact or guided (with the server's repairs)"`
 }
 
 func (in *diagnosticsInput) validate() error {
@@ -36,6 +37,9 @@ func (in *diagnosticsInput) validate() error {
 	case "", diagnostic.Error, diagnostic.Warning, diagnostic.Info, "information", diagnostic.Hint:
 	default:
 		return fieldErr(failure.InvalidInput, "minSeverity", "unknown severity %q (error, warning, info or hint)", in.MinSeverity)
+	}
+	if err := checkPacket(in.Packet); err != nil {
+		return err
 	}
 	return checkDetail(in.Detail)
 }
@@ -51,6 +55,8 @@ type diagnosticsOutput struct {
 	Incomplete string `json:"incomplete,omitempty" jsonschema:"why the diagnostics may be partial"`
 	// CheckedFiles is the number of files the diagnostics cover.
 	CheckedFiles int `json:"checkedFiles"`
+	// Packet is the diagnostics shaped as the input's packet asked.
+	Packet *diagnostic.Packet `json:"packet,omitempty" jsonschema:"the diagnostics shaped as asked by packet"`
 }
 
 // fileDiags are the diagnostics of one file as the server gave them.
@@ -92,6 +98,7 @@ func diagnostics(ctx context.Context, c *call, in *diagnosticsInput) (*diagnosti
 	out.CheckedFiles = len(all)
 	out.Diagnostics = c.shapeDiagnostics(all, in)
 	out.Counts = diagnostic.Count(out.Diagnostics)
+	out.Packet = c.Packet(ctx, in.Packet, out.Diagnostics)
 	return out, nil
 }
 
