@@ -7,8 +7,10 @@
 // then the workspace's (.langhost/roles). A role in a later layer replaces
 // the one of the same name. A layer that is not trusted (an untrusted
 // workspace) cannot widen anything: its tool rules are intersected with
-// the role it overrides (a new role's with Default's), and its model
-// override is ignored; each such narrowing is reported in Set.Warnings.
+// the role it overrides (a new role's with Default's), its model override
+// and its changes to an existing role's prompt and constraints are
+// ignored, and a new role's prompt is marked Untrusted; each narrowing is
+// reported in Set.Warnings.
 package roles
 
 import (
@@ -53,6 +55,9 @@ type Role struct {
 	Model *ModelOverride `yaml:"model,omitempty" json:"model,omitempty"`
 	// Source is the file the role was loaded from.
 	Source string `yaml:"-" json:"source"`
+	// Untrusted marks a role defined by an untrusted layer: its prompt is
+	// the repository's text, which prompts delimits as data.
+	Untrusted bool `yaml:"-" json:"untrusted,omitempty"`
 }
 
 // Rules say which tools a role may call. A tool is allowed when it passes
@@ -228,6 +233,17 @@ func narrow(r, base *Role) []string {
 	if r.Model != nil {
 		r.Model = base.Model
 		removed = append(removed, "model override")
+	}
+	if r.Name == base.Name {
+		// The role's instructions are the user's or langhost's; a
+		// repository must not rewrite what the reviewer checks.
+		if r.Prompt != base.Prompt {
+			removed = append(removed, "prompt")
+		}
+		r.Prompt, r.PromptKey = base.Prompt, base.PromptKey
+		r.Constraints = base.Constraints
+	} else {
+		r.Untrusted = true
 	}
 	return removed
 }

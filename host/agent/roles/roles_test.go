@@ -211,17 +211,17 @@ tools:
 
 	set := load(t, embedded, roles.Source{Name: "workspace", Dir: dir, Trusted: false})
 	planner, _ := set.Get("planner")
-	if planner.Prompt != "Plan, then apply it yourself." {
-		t.Errorf("the untrusted prompt text was not applied: %q", planner.Prompt)
+	if !strings.HasPrefix(planner.Prompt, "You are the Planner.") || planner.Untrusted {
+		t.Errorf("the untrusted prompt text replaced the planner's: %q", planner.Prompt)
 	}
 	if planner.Allows(rename) == nil || planner.Allows(build) == nil || planner.Model != nil {
 		t.Errorf("untrusted planner widened: %+v model %+v", planner.Tools, planner.Model)
 	}
 	root, ok := set.Get("root")
-	if !ok || root.Allows(deploy) == nil || root.Allows(build) != nil {
+	if !ok || root.Allows(deploy) == nil || root.Allows(build) != nil || !root.Untrusted {
 		t.Errorf("untrusted new role is not capped at default: %+v", root.Tools)
 	}
-	if len(set.Warnings) != 2 || !strings.Contains(set.Warnings[0]+set.Warnings[1], "cannot widen planner; ignored: side effect workspace, side effect external, exec, model override") {
+	if len(set.Warnings) != 2 || !strings.Contains(set.Warnings[0]+set.Warnings[1], "cannot widen planner; ignored: side effect workspace, side effect external, exec, model override, prompt") {
 		t.Errorf("warnings = %q", set.Warnings)
 	}
 
