@@ -13,6 +13,7 @@ import (
 
 	"github.com/langhost/langhost/internal/textdist"
 	"github.com/langhost/langhost/parsers"
+	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 	"go.yaml.in/yaml/v3"
 )
 
@@ -140,6 +141,9 @@ func validate(f *File, root *yaml.Node, report func(*yaml.Node, string, string))
 	validateServers(f, root, report)
 	if f.Gate != "" && f.GateTool() == nil {
 		report(at("gate"), "gate", unknownGate(f.Gate, f.ToolOrder))
+	}
+	if !diagnostic.ValidPacket(f.Packet) {
+		report(at("packet"), "packet", fmt.Sprintf("unknown packet %q: use raw, compact or guided", f.Packet))
 	}
 }
 

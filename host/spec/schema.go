@@ -4,6 +4,7 @@ import (
 	"reflect"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 )
 
 // JSONSchema is the JSON Schema of a spec file, for editors.
@@ -23,6 +24,7 @@ func JSONSchema() (*jsonschema.Schema, error) {
 	in.Properties["type"].Enum = enumOf(inputTypes)
 	in.Properties["items"].Enum = enumOf(itemTypes)
 	s.Properties["servers"].AdditionalProperties.Properties["dialect"].Enum = enumOf(dialects)
+	s.Properties["packet"].Enum = []any{diagnostic.PacketRaw, diagnostic.PacketCompact, diagnostic.PacketGuided}
 	sem := s.Properties["semantic"]
 	sem.Properties["dialect"].Enum = enumOf(dialects)
 	// A semantic block names servers of the table or describes one

@@ -28,6 +28,9 @@ type File struct {
 	// does (host/gate): it runs on a copy of the workspace before and
 	// after the edit, and new diagnostics reject the edit.
 	Gate string `yaml:"gate,omitempty" json:"gate,omitempty" jsonschema:"key or id of the tool that gates file writes when no language server serves the language, e.g. check"`
+	// Packet is how diagnostics results are shaped when a call does not
+	// say (see diagnostic.Packet*): "" and raw keep the tool's own text.
+	Packet string `yaml:"packet,omitempty" json:"packet,omitempty" jsonschema:"default feedback packet of this language's diagnostics results when a call does not ask: raw (default), compact or guided"`
 
 	// Source is the file the spec was loaded from ("embedded:go.yaml" for shipped ones).
 	Source string `yaml:"-" json:"-"`
