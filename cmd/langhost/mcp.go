@@ -40,7 +40,7 @@ langhost://prerequisites.md. Stdio is the default transport; logs go to stderr.
 
 Languages are detected in the workspace (source file extensions, project
 files such as go.mod, language server root markers); --language names them
-instead. --profile picks tools by what they do: readonly (side-effect-free
+instead, and so does --tools. --profile picks tools by what they do: readonly (side-effect-free
 tools), edit (readonly plus the semantic edit tools and langhost_apply), all
 (every tool of every language), or a name from the config's mcp.profiles.
 --category and --tools narrow further. Tools that change files
@@ -72,7 +72,7 @@ every request must send "Authorization: Bearer <token>".`,
 	fl.StringSliceVar(&opts.languages, "language", nil, "serve only tools of these language ids instead of the detected ones (repeatable, comma separated)")
 	fl.StringVar(&opts.profile, "profile", "", "tool profile: readonly, edit, all or a name from the config's mcp.profiles (default: config mcp.profile, else every tool of the detected languages)")
 	fl.StringSliceVar(&opts.categories, "category", nil, "serve only tools in one of these categories (repeatable, comma separated)")
-	fl.StringSliceVar(&opts.tools, "tools", nil, "serve only these tools, by id or MCP name; globs like 'go.*' allowed (comma separated)")
+	fl.StringSliceVar(&opts.tools, "tools", nil, "serve only these tools, by id or MCP name, of any language; globs like 'go.*' allowed (comma separated)")
 	fl.StringArrayVar(&opts.allow, "allow", nil, "serve this tool id or glob even though it needs confirmation, and run it confirmed (repeatable)")
 	fl.BoolVar(&opts.outputSchemas, "output-schemas", false, "include each tool's output schema in tools/list (larger listing)")
 	fl.BoolVar(&opts.watch, "watch", true, "reload the tools when spec files or plugin executables change")

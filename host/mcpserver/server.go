@@ -38,7 +38,7 @@ const DefaultProgressInterval = 5 * time.Second
 type Options struct {
 	// Languages, if set, keeps only tools of these language ids. If not,
 	// the languages detected in the workspace are served (every language
-	// with profile all).
+	// with profile all or when Tools is set).
 	Languages []string
 	// Profile selects tools by what they do: readonly, edit, all, or a
 	// name from Profiles. Empty is every tool of the served languages.
@@ -370,7 +370,9 @@ func selectTools(h *host.Host, opts Options, log hclog.Logger) (_ []*registry.To
 	}
 	var found []detect.Language
 	detected := false
-	if len(langs) == 0 && opts.Profile != ProfileAll {
+	// Detect unless languages or tools were named: --tools 'python.*'
+	// means python's tools whatever the workspace holds.
+	if len(langs) == 0 && len(opts.Tools) == 0 && opts.Profile != ProfileAll {
 		res, err := detect.Detect(context.Background(), h.Workspace.Dir(), h.Specs.Languages, opts.Detect)
 		if err != nil {
 			return nil, nil, nil, failure.Wrap(failure.Precondition, err, "detect the workspace's languages (use --language)")

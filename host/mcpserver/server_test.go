@@ -116,6 +116,8 @@ func TestSelect(t *testing.T) {
 		{"tools glob", mcpserver.Options{Profile: "all", Tools: []string{"demo.e*", "demo.write"}}, []string{"demo.echo", "demo.write"}},
 		{"exact tool", mcpserver.Options{Profile: "all", Tools: []string{"demo.fail"}}, []string{"demo.fail"}},
 		{"MCP name glob", mcpserver.Options{Profile: "all", Tools: []string{"demo_e*"}}, []string{"demo.echo"}},
+		{"tools of an undetected language", mcpserver.Options{Tools: []string{"demo.echo"}}, []string{"demo.echo"}},
+		{"detected: none in an empty workspace", mcpserver.Options{Tools: nil, Categories: []string{"misc"}}, nil},
 		{"readonly", mcpserver.Options{Languages: []string{"demo"}, Profile: "readonly"}, []string{"demo.echo"}},
 		{"user profile", mcpserver.Options{Languages: []string{"demo"}, Profile: "mine", Profiles: map[string][]string{"mine": {"demo.w*", "category:build"}}}, []string{"demo.fail", "demo.write"}},
 	}
