@@ -19,6 +19,7 @@ func TestParsePacket(t *testing.T) {
 		{"unknown", head + "packet: evil\n", "", `zz.yaml:4:9: packet: unknown packet "evil": use raw, compact or guided`},
 		{"case matters", head + "packet: Compact\n", "", `4:9: packet: unknown packet "Compact"`},
 		{"not a string", head + "packet: [compact]\n", "", "4:9: packet"},
+		{"reserved input", head + "  vet: {command: zzv, inputs: {packet: {flag: --packet}}}\n", "", `zz.yaml:4:32: tools.vet.inputs.packet: input name packet is reserved`},
 		{"control bytes", head + "packet: \"comp\\x1bact\"\n", "", `unknown packet "comp\x1bact"`},
 	}
 	for _, tt := range tests {

@@ -293,6 +293,10 @@ var inputTypes = []string{"string", "path", "integer", "number", "boolean", "arr
 // configArg; an inputs entry with their name only adds metadata.
 var standardInputs = []string{"project", "path", "script", "configuration"}
 
+// packetInput is the input langhost adds to shape a tool's diagnostics
+// (host/exectool); a spec cannot define its own.
+const packetInput = "packet"
+
 func validateTool(t *Tool, path string, node *yaml.Node, report func(*yaml.Node, string, string)) {
 	// at locates a field for a message, falling back to the tool itself.
 	at := func(field ...string) *yaml.Node { return orNode(lookup(node, field...), node) }
@@ -341,6 +345,10 @@ func validateTool(t *Tool, path string, node *yaml.Node, report func(*yaml.Node,
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
 			report(inAt("type"), ip+".type", msg)
+		}
+		if name == packetInput {
+			report(orNode(keyNode(lookup(node, "inputs"), name), inode), ip, "input name packet is reserved: langhost adds it to tools with diagnostics parsers to shape their results (raw, compact or guided)")
+			continue
 		}
 		if contains(standardInputs, name) {
 			continue
