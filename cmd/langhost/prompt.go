@@ -5,6 +5,7 @@ import (
 	"io"
 
 	"github.com/langhost/langhost/host/agent"
+	"github.com/langhost/langhost/host/agent/session"
 	"github.com/langhost/langhost/prompts"
 	"github.com/spf13/cobra"
 )
@@ -70,12 +71,8 @@ func promptShowRun(cmd *cobra.Command, f *factory, opts *promptShowOptions) erro
 		if err != nil {
 			return err
 		}
-		po.Language = a.Spec
-		for _, id := range a.Tools {
-			if t, err := h.Registry.Tool(id); err == nil {
-				po.Tools = append(po.Tools, t)
-			}
-		}
+		// The same tools an agent run is offered (session.Tools).
+		po.Language, po.Tools = a.Spec, session.Tools(h.Registry, a)
 	}
 	p, err := prompts.Build(po)
 	if err != nil {
