@@ -91,7 +91,6 @@ func TestBenchUsageErrors(t *testing.T) {
 		want string
 	}{
 		{"command not JSON", []string{"bench", "run", "--runner", "external", "--command", "codex exec", scenario}, 2, "--command must be a JSON array"},
-		{"mcp not built", []string{"bench", "run", "--interface", "mcp", scenario}, 2, "mcp is not implemented"},
 		{"config and flags", []string{"bench", "run", "--config", "x.yaml", "--model", "m", scenario}, 2, "use one"},
 		{"missing scenario", []string{"bench", "run", "/nonexistent/s.yaml"}, 3, "s.yaml"},
 		{"empty results", []string{"bench", "report", t.TempDir()}, 3, "no bench results"},

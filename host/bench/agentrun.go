@@ -40,6 +40,17 @@ func runAgent(ctx context.Context, opts Options, s *Scenario, c RunConfig, ws st
 		return invalid(s.File, "constraints.allowed_tools", "%v", err)
 	}
 	reg := h.Registry
+	if c.Interface == InterfaceMCP {
+		srv, mreg, mtools, err := serveOverMCP(ctx, opts.Langhost, ws, tools, tl)
+		if err != nil {
+			return err
+		}
+		defer func() {
+			_ = srv.Close()
+			tl.write(srv.endEvent())
+		}()
+		reg, tools = mreg, mtools
+	}
 	if c.Packet != "" {
 		if reg, tools, err = withPacket(tools, c.Packet); err != nil {
 			return err

@@ -23,7 +23,7 @@ const (
 // Interfaces through which an agent reaches langhost's tools.
 const (
 	InterfaceCLI = "cli" // in process, through the registry (the CLI's path)
-	InterfaceMCP = "mcp" // through `langhost mcp` (not built yet for the own agent)
+	InterfaceMCP = "mcp" // through a `langhost mcp` process and the MCP SDK client
 )
 
 // Scripted providers replay the scenario's model script on a local
@@ -88,9 +88,6 @@ func (c *RunConfig) Normalize(where string) error {
 		if !slices.Contains(append([]string{ProviderScripted, ProviderScriptedAnthropic}, model.Providers...), c.Provider) {
 			return bad("provider", "unknown provider %q; want %s, %s or one of %s", c.Provider,
 				ProviderScripted, ProviderScriptedAnthropic, strings.Join(model.Providers, ", "))
-		}
-		if c.Interface == InterfaceMCP {
-			return bad("interface", "mcp is not implemented for the %s runner yet; its tools are called in process (cli)", RunnerLanghost)
 		}
 	case RunnerExternal:
 		if len(c.Command) == 0 || strings.TrimSpace(c.Command[0]) == "" {

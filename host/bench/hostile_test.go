@@ -95,7 +95,6 @@ func TestRunConfigRefusesBadConfigs(t *testing.T) {
 		{"unknown placeholder", bench.RunConfig{Command: []string{"codex", "{home}"}}, "command[1]: unknown placeholder {home}"},
 		{"langhost with a command", bench.RunConfig{Runner: bench.RunnerLanghost, Command: []string{"x"}}, "command"},
 		{"unknown provider", bench.RunConfig{Provider: "gpt"}, "provider"},
-		{"mcp for the own agent", bench.RunConfig{Interface: bench.InterfaceMCP}, "interface: mcp is not implemented"},
 		{"unknown interface", bench.RunConfig{Interface: "grpc"}, "interface"},
 		{"unknown packet", bench.RunConfig{Packet: "verbose"}, "packet"},
 		{"bad name", bench.RunConfig{Name: "a/b"}, "name"},

@@ -42,6 +42,9 @@ type Options struct {
 	Logger hclog.Logger
 	// Progress, if set, gets one line per finished run.
 	Progress io.Writer
+	// Langhost is the langhost executable that serves a run's tools with
+	// interface mcp; empty means os.Executable().
+	Langhost string
 }
 
 // Result is one run of one scenario with one config: what result.json
