@@ -41,6 +41,8 @@ type Tool struct {
 	spec   *spec.Tool
 	params []param
 	opts   Options
+	// packet is the language's default feedback packet (packet.go).
+	packet string
 }
 
 // New returns the handler of spec tool t of language lang.
@@ -81,7 +83,7 @@ func Register(reg *registry.Registry, set *spec.Set, opts Options) error {
 				Source:               f.Source,
 				Command:              append([]string{t.Command}, t.Args...),
 				Version:              "1",
-				Handler:              New(f.Language.ID, t, opts),
+				Handler:              New(f.Language.ID, t, opts).withDefaultPacket(f.Packet),
 			})
 			if err != nil {
 				return err
@@ -99,6 +101,10 @@ var cliFailureCodes = []string{
 // Call runs the tool.
 func (x *Tool) Call(ctx context.Context, call registry.Call) (*registry.Result, error) {
 	dir, values, err := x.arguments(call.Input)
+	if err != nil {
+		return nil, err
+	}
+	packet, err := x.packetMode(call.Input)
 	if err != nil {
 		return nil, err
 	}
@@ -168,7 +174,7 @@ func (x *Tool) Call(ctx context.Context, call registry.Call) (*registry.Result, 
 	if parseErr != nil {
 		return out, failure.Wrap(failure.ToolFailed, parseErr, "%s: parse output", x.spec.ID)
 	}
-	return out, nil
+	return out, shapePacket(out, packet)
 }
 
 func (x *Tool) successCodes() []int {
@@ -212,7 +218,10 @@ func notInstalled(id, command, install string, err error) *failure.Error {
 // schema cannot, such as paths leaving the workspace and values the
 // wrapped program would read as options, without running anything.
 func (x *Tool) ValidateInput(input map[string]any) error {
-	_, _, err := x.arguments(input)
+	if _, _, err := x.arguments(input); err != nil {
+		return err
+	}
+	_, err := x.packetMode(input)
 	return err
 }
 

@@ -94,5 +94,8 @@ func OutputSchema(t *spec.Tool) *jsonschema.Schema {
 			Description: "files the check would change, workspace-relative"}
 		s.Required = append(s.Required, "files")
 	}
+	if HasPacket(t) {
+		addPacketOutput(s)
+	}
 	return s
 }

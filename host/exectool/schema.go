@@ -98,6 +98,9 @@ func InputSchema(t *spec.Tool) (*jsonschema.Schema, error) {
 	}
 	s.Properties[InputWorkdir] = &jsonschema.Schema{Type: "string",
 		Description: "working directory relative to the workspace root (default: the root)"}
+	if HasPacket(t) {
+		s.Properties[InputPacket] = packetInputSchema()
+	}
 	return s, nil
 }
 
