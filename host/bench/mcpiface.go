@@ -129,7 +129,7 @@ func startMCP(ctx context.Context, exe, ws string, args []string) (*mcpServer, e
 	if err != nil {
 		stdinW.Close()
 		stdoutR.Close()
-		_ = m.Close()
+		_ = m.stop(0)
 		code := failure.Precondition
 		if ctx.Err() != nil {
 			code = failure.CodeOf(ctx.Err())
@@ -219,15 +219,22 @@ func (m *mcpServer) Pid() int { return m.group.Pid() }
 // Close ends the session, which closes the server's stdin; a server that
 // has not exited after mcpStopWait is killed. Its group is swept either
 // way, so that no plugin or language server it started outlives the run.
-func (m *mcpServer) Close() error {
+func (m *mcpServer) Close() error { return m.stop(mcpStopWait) }
+
+// stop ends the session, gives the server wait to exit, then kills its
+// group. A server that failed to start gets no wait: it may never read
+// its stdin.
+func (m *mcpServer) stop(wait time.Duration) error {
 	var err error
 	m.once.Do(func() {
 		if m.session != nil {
 			_ = m.session.Close()
 		}
-		select {
-		case <-m.exited:
-		case <-time.After(mcpStopWait):
+		if wait > 0 {
+			select {
+			case <-m.exited:
+			case <-time.After(wait):
+			}
 		}
 		err = m.group.Kill()
 		<-m.exited

@@ -1,0 +1,241 @@
+package bench_test
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/langhost/langhost/host/bench"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
+)
+
+var (
+	buildOnce sync.Once
+	langhost  string
+	buildErr  error
+)
+
+// langhostBinary builds cmd/langhost once per test process: the mcp
+// interface runs `langhost mcp`, which the test binary cannot stand in for.
+func langhostBinary(t testing.TB) string {
+	t.Helper()
+	buildOnce.Do(func() {
+		dir, err := os.MkdirTemp("", "bench-langhost-")
+		if err != nil {
+			buildErr = err
+			return
+		}
+		langhost = filepath.Join(dir, "langhost")
+		if out, err := exec.Command("go", "build", "-o", langhost, "../../cmd/langhost").CombinedOutput(); err != nil {
+			buildErr = fmt.Errorf("go build: %v\n%s", err, out)
+		}
+	})
+	if buildErr != nil {
+		t.Fatal(buildErr)
+	}
+	return langhost
+}
+
+// TestMCPInterfaceEndToEnd runs one shipped scenario with langhost's agent
+// twice, once calling the tools in process (cli) and once through a
+// `langhost mcp` process and the MCP SDK client (mcp). Both solve it with
+// the same scripted conversation; every tool call of the mcp run went to
+// the server, which stopped cleanly; the report compares both interfaces.
+func TestMCPInterfaceEndToEnd(t *testing.T) {
+	for _, tool := range []string{"go", "gopls"} {
+		requireTool(t, tool)
+	}
+	exe := langhostBinary(t)
+	s, err := bench.LoadScenario(filepath.Join(shipped, "go-fix-compile-error.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	configs := []bench.RunConfig{
+		{Name: "own-cli", Interface: bench.InterfaceCLI},
+		{Name: "own-mcp", Interface: bench.InterfaceMCP},
+	}
+	if err := bench.NormalizeConfigs("test", configs); err != nil {
+		t.Fatal(err)
+	}
+	out := t.TempDir()
+	results, err := bench.Run(context.Background(), bench.Options{Out: out, OpenHost: openHost, Langhost: exe}, []*bench.Scenario{s}, configs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(results) != 2 {
+		t.Fatalf("%d results, want 2", len(results))
+	}
+	for _, r := range results {
+		if !r.Success || r.StopReason != "final_answer" || r.Error != "" || r.ToolCalls != 3 {
+			b, _ := json.MarshalIndent(r, "", "  ")
+			t.Fatalf("%s did not succeed with 3 tool calls:\n%s", r.Config, b)
+		}
+		checkTimeline(t, filepath.Join(out, r.Run, bench.TimelineFile), r)
+	}
+	cli, mcp := results[0], results[1]
+	if cli.Interface != bench.InterfaceCLI || mcp.Interface != bench.InterfaceMCP {
+		t.Errorf("interfaces recorded: %s, %s", cli.Interface, mcp.Interface)
+	}
+
+	// The mcp run's timeline: the server started with the run's tools,
+	// every tool call went through it, and it exited by itself (0) once
+	// the session closed.
+	var start, end map[string]any
+	for _, ev := range readLines(t, filepath.Join(out, mcp.Run, bench.TimelineFile)) {
+		switch ev["type"] {
+		case "mcp_start":
+			start = ev
+		case "mcp_end":
+			end = ev
+		}
+	}
+	if start == nil || end == nil {
+		t.Fatalf("the mcp run's timeline lacks mcp_start or mcp_end")
+	}
+	argv := fmt.Sprint(start["command"])
+	for _, want := range []string{exe, " mcp ", "--tools=go.build", "--allow=go.edit_file", "--profile all"} {
+		if !strings.Contains(argv, want) {
+			t.Errorf("server command %s lacks %q", argv, want)
+		}
+	}
+	if end["tool_calls"] != float64(mcp.ToolCalls) || end["exit_code"] != float64(0) || end["error"] != nil {
+		t.Errorf("mcp_end = %v; want %d calls through MCP and exit code 0", end, mcp.ToolCalls)
+	}
+	// Nothing the server started is left: no process runs in (or names)
+	// the run's removed workspace.
+	ws := argv[strings.Index(argv, "--workspace ")+len("--workspace "):]
+	ws = ws[:strings.IndexByte(ws, ' ')]
+	if pids := processesIn(t, ws); len(pids) > 0 {
+		t.Errorf("processes of the mcp run still running: %v", pids)
+	}
+
+	rep, err := bench.LoadReport(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var text, md bytes.Buffer
+	if err := rep.WriteText(&text); err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.WriteMarkdown(&md); err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("report:\n%s\n%s", text.String(), md.String())
+	for _, c := range configs {
+		if !strings.Contains(md.String(), "| "+c.Name+" |") || !strings.Contains(md.String(), "| "+c.Interface+" |") {
+			t.Errorf("the markdown report lacks %s (%s):\n%s", c.Name, c.Interface, md.String())
+		}
+	}
+}
+
+// processesIn returns the pids of processes whose working directory or
+// command line names dir.
+func processesIn(t *testing.T, dir string) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil || pid == os.Getpid() {
+			continue
+		}
+		cwd, _ := os.Readlink(filepath.Join("/proc", e.Name(), "cwd"))
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		if strings.HasPrefix(cwd, dir) || bytes.Contains(cmdline, []byte(dir)) {
+			out = append(out, pid)
+		}
+	}
+	return out
+}
+
+// TestMCPInterfaceServerFailures: a "langhost" that is not an MCP server,
+// or one that never answers, fails the run with an error naming the
+// executable (not a hang, not a crash of the bench), and nothing it
+// started keeps running, also when the bench is cancelled meanwhile.
+func TestMCPInterfaceServerFailures(t *testing.T) {
+	requireTool(t, "go")
+	dir := t.TempDir()
+	pids := filepath.Join(dir, "pids")
+	// A server that starts a helper and then never says anything.
+	silent := filepath.Join(dir, "silent-langhost")
+	script := "#!/bin/sh\nsleep 600 &\necho $$ $! > " + pids + "\nexec sleep 600\n"
+	if err := os.WriteFile(silent, []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	file := writeScenario(t, "name: mcpfail\nlanguage: go\nfixture: fixture\ntask: build it\nscript: script.yaml\n"+
+		"checks: [{command: [\"true\"]}]\n", map[string]string{"go.mod": "module example.com/m\n\ngo 1.21\n"})
+	if err := os.WriteFile(filepath.Join(filepath.Dir(file), "script.yaml"), []byte("turns:\n  - reply: {text: done}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, err := bench.LoadScenario(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	configs := []bench.RunConfig{{Name: "mcp", Interface: bench.InterfaceMCP}}
+	if err := bench.NormalizeConfigs("test", configs); err != nil {
+		t.Fatal(err)
+	}
+
+	t.Run("not an MCP server", func(t *testing.T) {
+		results, err := bench.Run(context.Background(), bench.Options{Out: t.TempDir(), OpenHost: openHost, Langhost: "/bin/true"}, []*bench.Scenario{s}, configs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := results[0]; r.Success || !strings.Contains(r.Error, "connect to /bin/true mcp") {
+			t.Fatalf("result: success %v, error %q; want a failed run naming /bin/true", r.Success, r.Error)
+		}
+	})
+	t.Run("silent server, bench cancelled", func(t *testing.T) {
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		// Cancel once the server and its helper run.
+		go func() {
+			for ctx.Err() == nil {
+				if b, err := os.ReadFile(pids); err == nil && bytes.HasSuffix(b, []byte("\n")) {
+					cancel()
+					return
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		}()
+		out := t.TempDir()
+		_, err := bench.Run(ctx, bench.Options{Out: out, OpenHost: openHost, Langhost: silent}, []*bench.Scenario{s}, configs)
+		if failure.CodeOf(err) != failure.Canceled {
+			t.Fatalf("Run = %v (%s), want canceled", err, failure.CodeOf(err))
+		}
+		// The cancelled run still has its result.
+		rep, err := bench.LoadReport(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rep.Runs) != 1 || rep.Runs[0].Success || !strings.Contains(rep.Runs[0].Error, "connect to "+silent) {
+			t.Fatalf("runs = %+v", rep.Runs)
+		}
+		b, err := os.ReadFile(pids)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range strings.Fields(string(b)) {
+			pid, _ := strconv.Atoi(f)
+			// Killed and reaped (the helper by init): signal 0 fails.
+			if err := syscall.Kill(pid, 0); err == nil {
+				if st, _ := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid)); !bytes.Contains(st, []byte(") Z ")) {
+					t.Errorf("process %d of the cancelled server still runs", pid)
+				}
+			}
+		}
+	})
+}
