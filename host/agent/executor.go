@@ -225,7 +225,7 @@ func (e *Executor) Loop(ctx context.Context, t Task) (*Outcome, error) {
 				return stop(reason, nil)
 			}
 			if !errors.Is(err, model.ErrBadResponse) || bad+1 >= maxBadResponses {
-				return stop(StopModelError, fmt.Errorf("model %s: %w", e.Provider.Name(), err))
+				return stop(StopModelError, fmt.Errorf("model: %w", err))
 			}
 			// A garbled answer (a tool that was not offered, arguments
 			// that are not JSON) costs a step and is told to the model.
