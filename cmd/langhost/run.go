@@ -19,6 +19,8 @@ type runOptions struct {
 	input string
 	pairs []string
 	yes   bool
+	// packet shapes the result's diagnostics (the tool's packet input).
+	packet string
 	// noDaemon runs a semantic tool in this process (run_daemon.go).
 	noDaemon bool
 }
@@ -37,6 +39,7 @@ Exit code 0 means the tool succeeded, 1 that it ran and reported failure
   langhost run go_vet packages=./internal/...
   langhost run go.find_references symbol=Shape
   langhost run python.format path=src --yes
+  langhost run go.vet --packet compact
   langhost run go.test --jq '.data.tests.failures[].name'`,
 		Args:              cobra.MinimumNArgs(1),
 		ValidArgsFunction: toolArg(f),
@@ -47,6 +50,7 @@ Exit code 0 means the tool succeeded, 1 that it ran and reported failure
 	}
 	cmd.Flags().StringVar(&opts.input, "input", "", "input as JSON, @file or - for stdin")
 	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "allow a tool that changes files to run")
+	cmd.Flags().StringVar(&opts.packet, "packet", "", "shape the diagnostics: raw, compact or guided (tools with diagnostics only)")
 	cmd.Flags().BoolVar(&opts.noDaemon, "no-daemon", false, "run a semantic tool in this process, not in the workspace's daemon")
 	return cmd
 }
@@ -62,6 +66,9 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	}
 	input, err := readInput(t, opts.input, opts.pairs, opts.f.io.In)
 	if err != nil {
+		return err
+	}
+	if err := packetInput(t, input, opts.packet); err != nil {
 		return err
 	}
 	confirmed := opts.yes || h.Config.Allows(t.ID)
@@ -92,8 +99,13 @@ func printResult(w io.Writer, st style, res *registry.Result) error {
 	if res.UsedFallback {
 		fmt.Fprintln(w, "(primary executable not installed: ran the fallback)")
 	}
-	for _, d := range res.Diagnostics {
-		fmt.Fprintln(w, r.diagnostic(d))
+	pk := resultPacket(res.Data)
+	if pk != nil {
+		r.packet(pk)
+	} else {
+		for _, d := range res.Diagnostics {
+			fmt.Fprintln(w, r.diagnostic(d))
+		}
 	}
 	if t := res.Tests; t != nil {
 		fmt.Fprintf(w, "tests: %d passed, %d failed, %d skipped\n", t.Passed, t.Failed, t.Skipped)
@@ -128,8 +140,12 @@ func printResult(w io.Writer, st style, res *registry.Result) error {
 	if len(res.Data) > 0 {
 		// A semantic operation's diagnostics were printed above, from
 		// the result.
+		r.skip = map[string]bool{}
 		if len(res.Diagnostics) > 0 {
-			r.skip = map[string]bool{"diagnostics": true, "counts": true}
+			r.skip["diagnostics"], r.skip["counts"] = true, true
+		}
+		if pk != nil {
+			r.skip["packet"], r.skip["rawOmitted"] = true, true
 		}
 		if err := r.renderJSON(res.Data); err != nil {
 			return err
