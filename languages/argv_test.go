@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/langhost/langhost/plugins/builtin/builtintest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -123,7 +124,7 @@ func mayStartWithDash(t *spec.Tool, name string, p spec.Placement) string {
 // options, and are refused, with nothing run, where none does.
 func TestOptionLikeArguments(t *testing.T) {
 	t.Parallel()
-	requireTools(t, "go", "node", "python3", "java", "make")
+	builtintest.RequireTools(t, "go", "node", "python3", "java", "make")
 	dir := t.TempDir()
 	writeFile(t, filepath.Join(dir, "go.mod"), "module example.com/echo\n\ngo 1.22\n")
 	writeFile(t, filepath.Join(dir, "main.go"), "package main\n\nimport (\n\t\"fmt\"\n\t\"os\"\n)\n\nfunc main() { fmt.Println(os.Args[1:]) }\n")

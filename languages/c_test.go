@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/langhost/langhost/plugins/builtin/builtintest"
 	"os/exec"
 	"path/filepath"
 	"testing"
@@ -17,7 +18,7 @@ import (
 
 func TestCTools(t *testing.T) {
 	t.Parallel()
-	requireTools(t, "gcc", "make")
+	builtintest.RequireTools(t, "gcc", "make")
 
 	t.Run("check reports errors and warnings", func(t *testing.T) {
 		dir := fixture(t, "c/broken")
@@ -112,7 +113,7 @@ Errors while running CTest
 // with a compile_flags.txt.
 func TestClangd(t *testing.T) {
 	t.Parallel()
-	requireTools(t, "clangd")
+	builtintest.RequireTools(t, "clangd")
 	dir := fixture(t, "c/clangd")
 	// The compilation database names absolute directories, so it is
 	// written for the copy; the background index covers what it lists.

@@ -1,6 +1,7 @@
 package languages_test
 
 import (
+	"github.com/langhost/langhost/plugins/builtin/builtintest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -8,7 +9,7 @@ import (
 
 func TestGoTools(t *testing.T) {
 	t.Parallel()
-	requireTools(t, "go", "gofmt", "staticcheck")
+	builtintest.RequireTools(t, "go", "gofmt", "staticcheck")
 
 	t.Run("build reports compile errors", func(t *testing.T) {
 		dir := fixture(t, "go/broken")

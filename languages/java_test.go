@@ -1,6 +1,7 @@
 package languages_test
 
 import (
+	"github.com/langhost/langhost/plugins/builtin/builtintest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -8,7 +9,7 @@ import (
 
 func TestJavaTools(t *testing.T) {
 	t.Parallel()
-	requireTools(t, "javac", "java")
+	builtintest.RequireTools(t, "javac", "java")
 
 	t.Run("compile reports errors and lint warnings", func(t *testing.T) {
 		dir := fixture(t, "java/broken")

@@ -1,6 +1,7 @@
 package languages_test
 
 import (
+	"github.com/langhost/langhost/plugins/builtin/builtintest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -9,7 +10,7 @@ import (
 
 func TestJavaScriptTools(t *testing.T) {
 	t.Parallel()
-	requireTools(t, "node", "eslint", "prettier")
+	builtintest.RequireTools(t, "node", "eslint", "prettier")
 
 	t.Run("check reports syntax errors", func(t *testing.T) {
 		dir := fixture(t, "javascript/broken")

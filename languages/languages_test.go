@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -20,7 +19,7 @@ import (
 	"github.com/langhost/langhost/host/spec"
 	"github.com/langhost/langhost/languages"
 	"github.com/langhost/langhost/parsers"
-	"github.com/langhost/langhost/plugins/builtin"
+	"github.com/langhost/langhost/plugins/builtin/builtintest"
 	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 )
 
@@ -43,17 +42,6 @@ func newHost(t *testing.T, dir string) *host.Host {
 	}
 	t.Cleanup(func() { h.Close() })
 	return h
-}
-
-// requireTools fails the test when an executable this machine must have is
-// missing: language tests never skip.
-func requireTools(t *testing.T, names ...string) {
-	t.Helper()
-	for _, name := range names {
-		if _, err := exec.LookPath(name); err != nil {
-			t.Fatalf("%s is not installed (not on PATH): install the toolchain, and run scripts/install-tools.sh for the pinned tools in .tools/bin", name)
-		}
-	}
 }
 
 // fixture copies testdata/<name> into a fresh temporary directory, so that
@@ -264,32 +252,4 @@ func wantFiles(t *testing.T, res *registry.Result, files ...string) {
 	}
 }
 
-// TestMain serves the builtin agent plugins when the host re-executes the
-// test binary as a plugin (semantic tools), and keeps the plugin describe
-// cache of the tests out of the user's cache directory.
-func TestMain(m *testing.M) {
-	if len(os.Args) == 4 && os.Args[1] == "plugin" && os.Args[2] == "serve" {
-		if err := builtin.Serve(os.Args[3]); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
-	// The go command keeps its build cache in the user cache directory
-	// too: keep it, or every Go tool the tests run builds from scratch.
-	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "go env GOCACHE:", err)
-		os.Exit(1)
-	}
-	os.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
-	cache, err := os.MkdirTemp("", "languages-cache-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	os.Setenv("XDG_CACHE_HOME", cache)
-	code := m.Run()
-	os.RemoveAll(cache)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { builtintest.Main(m) }

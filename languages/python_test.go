@@ -1,13 +1,14 @@
 package languages_test
 
 import (
+	"github.com/langhost/langhost/plugins/builtin/builtintest"
 	"path/filepath"
 	"testing"
 )
 
 func TestPythonTools(t *testing.T) {
 	t.Parallel()
-	requireTools(t, "python3", "pyright")
+	builtintest.RequireTools(t, "python3", "pyright")
 
 	t.Run("check reports syntax errors", func(t *testing.T) {
 		dir := fixture(t, "python/broken")

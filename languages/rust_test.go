@@ -1,6 +1,7 @@
 package languages_test
 
 import (
+	"github.com/langhost/langhost/plugins/builtin/builtintest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -8,7 +9,7 @@ import (
 
 func TestRustTools(t *testing.T) {
 	t.Parallel()
-	requireTools(t, "cargo", "rustc", "cargo-clippy", "rustfmt")
+	builtintest.RequireTools(t, "cargo", "rustc", "cargo-clippy", "rustfmt")
 
 	t.Run("check and build report type errors", func(t *testing.T) {
 		h := newHost(t, fixture(t, "rust/broken"))

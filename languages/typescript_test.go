@@ -1,6 +1,7 @@
 package languages_test
 
 import (
+	"github.com/langhost/langhost/plugins/builtin/builtintest"
 	"os"
 	"path/filepath"
 	"testing"
@@ -8,7 +9,7 @@ import (
 
 func TestTypeScriptTools(t *testing.T) {
 	t.Parallel()
-	requireTools(t, "tsc", "node", "npm", "eslint", "prettier")
+	builtintest.RequireTools(t, "tsc", "node", "npm", "eslint", "prettier")
 
 	t.Run("typecheck and build report type errors", func(t *testing.T) {
 		dir := fixture(t, "typescript/broken")

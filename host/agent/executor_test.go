@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"github.com/langhost/langhost/plugins/builtin/builtintest"
 	"os"
 	"path/filepath"
 	"slices"
@@ -23,7 +24,7 @@ import (
 // (diagnostic_regression, nothing written); the second is accepted; go.test
 // is green.
 func TestGoCodingFixesAGoFixture(t *testing.T) {
-	requireTool(t, "gopls")
+	builtintest.RequireTools(t, "gopls")
 	h := newHost(t, goFixture)
 	p, srv := scripted(t, `
 turns:

@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/hashicorp/go-hclog"
@@ -18,36 +16,12 @@ import (
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/internal/txnlog"
 	"github.com/langhost/langhost/plugins/builtin"
+	"github.com/langhost/langhost/plugins/builtin/builtintest"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TestMain lets the test binary stand in for langhost in plugin mode, as
-// the plugin manager re-executes os.Executable() as `plugin serve <name>`.
-func TestMain(m *testing.M) {
-	if len(os.Args) == 4 && os.Args[1] == "plugin" && os.Args[2] == "serve" {
-		if err := builtin.Serve(os.Args[3]); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
-	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "go env GOCACHE:", err)
-		os.Exit(1)
-	}
-	os.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
-	cache, err := os.MkdirTemp("", "filetools-cache-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	os.Setenv("XDG_CACHE_HOME", cache)
-	code := m.Run()
-	os.RemoveAll(cache)
-	os.Exit(code)
-}
+func TestMain(m *testing.M) { builtintest.Main(m) }
 
 // The workspace tools route a write by the file's language: a Go file
 // through go.edit_file (gopls checks it in memory), a Java file through its

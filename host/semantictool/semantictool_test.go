@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -22,49 +21,14 @@ import (
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/host/semantictool"
 	"github.com/langhost/langhost/plugins/builtin"
+	"github.com/langhost/langhost/plugins/builtin/builtintest"
 	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/pluginapi"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/langhost/langhost/plugins/roslyn/roslyntest"
 )
 
-// TestMain lets the test binary stand in for langhost in plugin mode: the
-// plugin manager re-executes os.Executable() as `plugin serve <name>`,
-// exactly as it does with the real binary. Descriptions are cached in a
-// directory of the test's own.
-func TestMain(m *testing.M) {
-	if len(os.Args) == 4 && os.Args[1] == "plugin" && os.Args[2] == "serve" {
-		if err := builtin.Serve(os.Args[3]); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
-	// The go command's build cache lives in the user cache directory too:
-	// keep it, or every plugin the tests build would compile from scratch.
-	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "go env GOCACHE:", err)
-		os.Exit(1)
-	}
-	os.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
-	cache, err := os.MkdirTemp("", "semantictool-cache-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	os.Setenv("XDG_CACHE_HOME", cache)
-	code := m.Run()
-	os.RemoveAll(cache)
-	os.Exit(code)
-}
-
-func requireTool(t testing.TB, name string) {
-	t.Helper()
-	if _, err := exec.LookPath(name); err != nil {
-		t.Fatalf("%s is not installed: run scripts/install-tools.sh and put .tools/bin on PATH (scripts/test.sh does both)", name)
-	}
-}
+func TestMain(m *testing.M) { builtintest.Main(m) }
 
 // newHost loads the embedded specs over a copy of fixture as workspace.
 func newHost(t testing.TB, fixture string) *host.Host {
@@ -103,7 +67,7 @@ func findReferences(t testing.TB, h *host.Host, input map[string]any) ([]referen
 }
 
 func TestGoThroughPlugin(t *testing.T) {
-	requireTool(t, "gopls")
+	builtintest.RequireTools(t, "gopls")
 	h := newHost(t, "../../plugins/semantic/testdata/gomod")
 
 	refs, err := findReferences(t, h, map[string]any{"symbol": "TotalArea"})
@@ -160,7 +124,7 @@ func TestGoThroughPlugin(t *testing.T) {
 // host -> plugin (gRPC) -> gopls with the same LSP request sent directly to
 // a gopls of our own (target: under 2 ms added at the median).
 func BenchmarkFindReferencesOverhead(b *testing.B) {
-	requireTool(b, "gopls")
+	builtintest.RequireTools(b, "gopls")
 	h := newHost(b, "../../plugins/semantic/testdata/gomod")
 	root := h.Workspace.Dir()
 	input := map[string]any{"file": "calc/calc.go", "line": 11, "column": 6}

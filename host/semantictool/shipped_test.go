@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/langhost/langhost/plugins/builtin/builtintest"
 	"testing"
 
 	"github.com/langhost/langhost/host/registry"
@@ -26,7 +27,7 @@ func TestShippedSemanticBlocks(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.tool, func(t *testing.T) {
 			t.Parallel()
-			requireTool(t, tt.server)
+			builtintest.RequireTools(t, tt.server)
 			h := newHost(t, "../../plugins/semantic/testdata/"+tt.fixture)
 			res, err := h.Registry.Call(context.Background(), tt.tool, registry.Call{Input: tt.input})
 			if err != nil {
