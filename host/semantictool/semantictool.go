@@ -10,6 +10,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"sync"
 	"time"
 
@@ -102,7 +103,7 @@ func register(ctx context.Context, reg *registry.Registry, f *spec.File, ws *wor
 	tools := make([]*registry.Tool, 0, len(desc.Operations))
 	ids := make(map[string]bool, len(desc.Operations))
 	for _, op := range desc.Operations {
-		t := tool(f, op, &pluginOp{manager: manager, spec: pspec, op: op.Name}, reg, memo)
+		t := tool(f, op, &pluginOp{manager: manager, spec: pspec, op: op.Name, packet: defaultPacket(f, op)}, reg, memo)
 		if reg.Has(t.ID) || ids[t.ID] {
 			return fmt.Errorf("plugin %s: operation %s: the tool id %s is taken", desc.Name, op.Name, t.ID)
 		}
@@ -213,6 +214,23 @@ type pluginOp struct {
 	manager *plugins.Manager
 	spec    plugins.Spec
 	op      string
+	// packet is the spec's default packet, for an operation that takes one.
+	packet string
+}
+
+// defaultPacket is the language's default packet if op takes a packet
+// input, else "".
+func defaultPacket(f *spec.File, op pluginapi.Operation) string {
+	if f.Packet == "" {
+		return ""
+	}
+	var s struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal(op.InputSchema, &s) != nil || s.Properties["packet"] == nil {
+		return ""
+	}
+	return f.Packet
 }
 
 func (h *pluginOp) Call(ctx context.Context, call registry.Call) (*registry.Result, error) {
@@ -226,7 +244,15 @@ func (h *pluginOp) Call(ctx context.Context, call registry.Call) (*registry.Resu
 	if err != nil {
 		return nil, err
 	}
-	input, err := json.Marshal(call.Input)
+	in := call.Input
+	if _, asked := in["packet"]; h.packet != "" && !asked {
+		in = maps.Clone(in)
+		if in == nil {
+			in = map[string]any{}
+		}
+		in["packet"] = h.packet
+	}
+	input, err := json.Marshal(in)
 	if err != nil {
 		return nil, failure.Wrap(failure.InvalidInput, err, "encode input")
 	}
