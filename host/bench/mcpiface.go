@@ -68,8 +68,11 @@ func serveOverMCP(ctx context.Context, exe, ws string, tools []*registry.Tool, t
 		return nil, nil, nil, failure.New(failure.InvalidInput, "the mcp interface has no tools to serve")
 	}
 	// The ids themselves are the filters: --profile all so that a user
-	// config's mcp.profile does not hide any, --tools and --allow so that
-	// no other tool is served and every served one may write.
+	// config's mcp.profile does not hide any, --tools so that no other
+	// tool is served, and --allow for each, since the server runs allowed
+	// tools as confirmed and the bench confirms every call (tools such as
+	// edit_file check the confirmation themselves). The adapter's registry
+	// still asks the run's confirmation before a call leaves.
 	args := []string{"mcp", "--workspace", ws, "--profile", "all", "--watch=false"}
 	for _, t := range tools {
 		args = append(args, "--tools="+t.ID, "--allow="+t.ID)
