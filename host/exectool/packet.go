@@ -14,8 +14,9 @@ import (
 
 // Feedback packets of CLI tools. A tool with diagnostics parsers takes a
 // packet input: raw (the default) is the result as the tool gave it, its
-// own text included; compact adds the diagnostics as a packet and leaves
-// out stdout and stderr, which repeat them at many times the tokens.
+// own text included; compact gives the diagnostics as a packet in place
+// of stdout, stderr, the diagnostics and the parsed outputs, which repeat
+// them at many times the tokens.
 // guided is compact here: without a language server there are no repairs
 // to suggest. The packet input never reaches the command line.
 
@@ -90,8 +91,12 @@ func shapePacket(res *registry.Result, mode string) error {
 	p.Mode = mode
 	extra := map[string]any{keyPacket: p}
 	if res.OK || len(res.Diagnostics) > 0 {
+		// The packet says what the text, the diagnostics and the parsed
+		// line outputs say, at a fraction of the tokens; counts, tests
+		// and files stay.
 		res.Stdout, res.Stderr = "", ""
 		res.StdoutTruncated, res.StderrTruncated = false, false
+		res.Diagnostics, res.Outputs = nil, nil
 		extra[keyRawOmitted] = true
 	}
 	data, err := json.Marshal(extra)
@@ -108,7 +113,7 @@ func packetInputSchema() *jsonschema.Schema {
 		Type: "string",
 		Enum: []any{diagnostic.PacketRaw, diagnostic.PacketCompact, diagnostic.PacketGuided},
 		Description: "shape of the diagnostics: raw (the tool's own text and the diagnostics), " +
-			"compact (adds packet, one line of facts per diagnostic, and leaves out stdout and stderr) " +
+			"compact (packet, one line of facts per diagnostic, in place of stdout, stderr, diagnostics and parsed lines) " +
 			"or guided (the same as compact for a CLI tool: no language server to suggest repairs); " +
 			"default raw unless the language spec sets packet",
 	}
@@ -130,5 +135,5 @@ func addPacketOutput(s *jsonschema.Schema) {
 			"items":  {Type: "array", Items: item},
 		}, Required: []string{"mode", "counts", "items"}}
 	s.Properties[keyRawOmitted] = &jsonschema.Schema{Type: "boolean",
-		Description: "stdout and stderr were left out: the packet holds what they said"}
+		Description: "stdout, stderr, diagnostics and parsed outputs were left out: the packet holds what they said"}
 }

@@ -96,7 +96,11 @@ func TestPacketGoVet(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if res.OK || len(res.Diagnostics) != 1 || diagnostic.Location(res.Diagnostics[0]) != loc {
+		if res.OK || res.Counts.Warning != 1 {
+			t.Fatalf("result = %s", jsonOf(t, res))
+		}
+		// A compact or guided result carries the diagnostics in its packet alone.
+		if shapedOf(t, res).Packet == nil && (len(res.Diagnostics) != 1 || diagnostic.Location(res.Diagnostics[0]) != loc) {
 			t.Fatalf("result = %s", jsonOf(t, res))
 		}
 		if slices.ContainsFunc(res.Command, func(a string) bool {
@@ -118,6 +122,9 @@ func TestPacketGoVet(t *testing.T) {
 			}
 			if !s.RawOmitted || s.Stdout != "" || s.Stderr != "" {
 				t.Errorf("raw text kept: %+v", s)
+			}
+			if res := vet(t, reg, map[string]any{"packet": mode}); len(res.Diagnostics) != 0 || len(res.Outputs) != 0 {
+				t.Errorf("compact kept the diagnostics or parsed lines beside the packet: %s", jsonOf(t, res))
 			}
 		})
 	}
