@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"fmt"
+	"github.com/langhost/langhost/host/agent/session"
 	"path"
 	"strings"
 	"time"
@@ -85,7 +86,7 @@ func runAgent(ctx context.Context, opts Options, s *Scenario, c RunConfig, ws st
 	defer cancel()
 	role := e.Roles(set)(benchRole)
 	e.Transition(role, "bench run")
-	system, err := systemPrompt(a, tools, set, s.Task)
+	system, err := session.SystemPrompt(session.Options{Agent: a, Roles: set, Task: s.Task, Workspace: h.Workspace}, tools, benchRole)
 	if err != nil {
 		return err
 	}
@@ -203,30 +204,6 @@ func refusals(srv *modeltest.Server) string {
 		}
 	}
 	return strings.Join(out, "; ")
-}
-
-// systemPrompt is what `langhost agent run --role coder` composes: the
-// language's coding prompt and the role's prompt and constraints.
-func systemPrompt(a *agent.Specialist, tools []*registry.Tool, set *roles.Set, task string) (string, error) {
-	p, err := prompts.Compose(a.Spec, tools, task)
-	if err != nil {
-		return "", err
-	}
-	r, _ := set.Get(benchRole)
-	if r == nil {
-		return p, nil
-	}
-	var b strings.Builder
-	b.WriteString(p)
-	fmt.Fprintf(&b, "\n\n## Role: %s\n%s", r.Name, strings.TrimSpace(r.Prompt))
-	for i, c := range r.Constraints {
-		if i == 0 {
-			b.WriteString("\n\nConstraints:")
-		}
-		fmt.Fprintf(&b, "\n- %s", c)
-	}
-	b.WriteString("\n")
-	return b.String(), nil
 }
 
 // withPacket returns a registry of tools that ask for the feedback packet

@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -16,43 +15,10 @@ import (
 	"github.com/langhost/langhost/host/bench"
 	"github.com/langhost/langhost/host/config"
 	"github.com/langhost/langhost/plugins/builtin"
+	"github.com/langhost/langhost/plugins/builtin/builtintest"
 )
 
-// TestMain lets the test binary stand in for langhost in plugin mode: the
-// plugin manager re-executes os.Executable() as `plugin serve <name>`.
-func TestMain(m *testing.M) {
-	if len(os.Args) == 4 && os.Args[1] == "plugin" && os.Args[2] == "serve" {
-		if err := builtin.Serve(os.Args[3]); err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
-		}
-		os.Exit(0)
-	}
-	// Plugin descriptions are cached under the user cache directory: use
-	// one of the tests' own, but keep the go build cache.
-	gocache, err := exec.Command("go", "env", "GOCACHE").Output()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "go env GOCACHE:", err)
-		os.Exit(1)
-	}
-	os.Setenv("GOCACHE", strings.TrimSpace(string(gocache)))
-	cache, err := os.MkdirTemp("", "bench-cache-")
-	if err != nil {
-		fmt.Fprintln(os.Stderr, err)
-		os.Exit(1)
-	}
-	os.Setenv("XDG_CACHE_HOME", cache)
-	code := m.Run()
-	os.RemoveAll(cache)
-	os.Exit(code)
-}
-
-func requireTool(t testing.TB, name string) {
-	t.Helper()
-	if _, err := exec.LookPath(name); err != nil {
-		t.Fatalf("%s is not installed: run scripts/install-tools.sh and put .tools/bin on PATH (scripts/test.sh does both)", name)
-	}
-}
+func TestMain(m *testing.M) { builtintest.Main(m) }
 
 // openHost loads the embedded specs with the built-in semantic plugin
 // over a run's workspace, as `langhost bench run` does.
@@ -74,7 +40,7 @@ var shipped = filepath.Join("..", "..", "bench", "scenarios")
 // go, python) and every acceptance check passes. The report compares them.
 func TestShippedScenariosEndToEnd(t *testing.T) {
 	for _, tool := range []string{"go", "gopls", "pyright", "python3"} {
-		requireTool(t, tool)
+		builtintest.RequireTools(t, tool)
 	}
 	scenarios, err := bench.LoadScenarios([]string{shipped})
 	if err != nil {

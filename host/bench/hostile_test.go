@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"github.com/langhost/langhost/plugins/builtin/builtintest"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -149,7 +150,7 @@ func TestArgvKeepsEachElementOneArgument(t *testing.T) {
 // in the same workspace and pass. Running again into the same directory
 // is refused: results are never overwritten.
 func TestExternalRunnerSolvesAScenario(t *testing.T) {
-	requireTool(t, "go")
+	builtintest.RequireTools(t, "go")
 	s, err := bench.LoadScenario(filepath.Join(shipped, "go-fix-failing-test.yaml"))
 	if err != nil {
 		t.Fatal(err)
@@ -255,7 +256,7 @@ func TestFixtureWithASymlinkIsRefused(t *testing.T) {
 // TestScriptLeftByTheAgentFailsTheRun: a scripted conversation whose
 // expectations the run does not meet fails with the server's reason.
 func TestScriptLeftByTheAgentFailsTheRun(t *testing.T) {
-	requireTool(t, "go")
+	builtintest.RequireTools(t, "go")
 	file := writeScenario(t, "name: off-script\nlanguage: go\nfixture: fixture\ntask: t\nscript: script.yaml\nchecks: [{command: [\"true\"]}]\n",
 		map[string]string{"go.mod": "module example.com/a\n\ngo 1.22\n", "a.go": "package a\n"})
 	script := "turns:\n  - expect: {tools_include: [rust_build]}\n    reply: {text: done}\n"

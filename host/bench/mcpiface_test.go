@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/langhost/langhost/plugins/builtin/builtintest"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -53,7 +54,7 @@ func langhostBinary(t testing.TB) string {
 // the server, which stopped cleanly; the report compares both interfaces.
 func TestMCPInterfaceEndToEnd(t *testing.T) {
 	for _, tool := range []string{"go", "gopls"} {
-		requireTool(t, tool)
+		builtintest.RequireTools(t, tool)
 	}
 	exe := langhostBinary(t)
 	s, err := bench.LoadScenario(filepath.Join(shipped, "go-fix-compile-error.yaml"))
@@ -166,7 +167,7 @@ func processesIn(t *testing.T, dir string) []int {
 // executable (not a hang, not a crash of the bench), and nothing it
 // started keeps running, also when the bench is cancelled meanwhile.
 func TestMCPInterfaceServerFailures(t *testing.T) {
-	requireTool(t, "go")
+	builtintest.RequireTools(t, "go")
 	dir := t.TempDir()
 	pids := filepath.Join(dir, "pids")
 	// A server that starts a helper and then never says anything.
