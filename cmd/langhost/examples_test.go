@@ -66,6 +66,10 @@ func readOnlyExample(cmd *cobra.Command, args, rest []string) []string {
 		for i := 0; i < len(rest); i++ {
 			switch rest[i] {
 			case "--yes", "-y", "--no-daemon":
+			case "--packet":
+				// run turns it into the packet input.
+				i++
+				keep = append(keep, "packet="+rest[i])
 			case "--jq":
 				// What the filter selects depends on the run; it must
 				// compile.

@@ -36,7 +36,7 @@ func TestTextRunOutput(t *testing.T) {
 		{name: "table", args: []string{"tools", "list", "--language", "demo"},
 			want: []string{"ID            KIND  CATEGORIES    CONFIRM  DESCRIPTION\n", "demo.check    cli   demo,linting           Report lines", "demo.rewrite  cli   -             yes      Pretends"}},
 		{name: "describe", args: []string{"tools", "describe", "demo.check"},
-			want: []string{"inputs:\n  NAME     TYPE    REQUIRED  DEFAULT  DESCRIPTION\n", "  path     string"}, dontWant: []string{"{"}},
+			want: []string{"inputs:\n  NAME     TYPE ", "  packet   string (raw|compact|guided)", "  path     string"}, dontWant: []string{"{"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
