@@ -60,6 +60,9 @@ var (
 	// txnFailures are the classes of operations that write through a
 	// transaction (txn.go).
 	txnFailures = append(append([]failure.Code(nil), writeFailures...), failure.AnchorNotResolved, failure.DiagnosticRegression, failure.WorkspaceApplyFailed)
+	// promiseFailures are those of structured edits, which check that
+	// they did what they promised before writing (txn_postcondition.go).
+	promiseFailures = append(append([]failure.Code(nil), txnFailures...), failure.Postcondition)
 )
 
 var catalogue = []operation{
@@ -80,13 +83,13 @@ var catalogue = []operation{
 	op("code_actions", "List the code actions at a position or range; preview one as a unified diff, or apply it with confirmation through a transaction, rejected if it adds errors (policy).", "workspace", txnFailures, withEnums, codeActions),
 	op("edit_file", "Write a file through a transaction: the whole content, or exact-match replacements (old_text -> new_text); creates a missing file. The language server checks the new text in memory first; an edit that adds diagnostics its policy forbids is rejected (diagnostic_regression) and nothing is written. Needs confirmation unless dry_run.", "workspace", txnFailures, withEnums, editFile),
 	// Structured edits (ops_symbol_edit.go): addressed by name path, each a transaction.
-	op("replace_symbol_body", "Replace the body of a function, method or class addressed by name path (Shape/Area, pkg.Type.Method, Area#2): the text between its braces, or the indented block after a Python signature. Checked by the language server in memory first; rejected with diagnostic_regression (nothing written) when it adds errors. Needs confirmation unless dry_run.", "workspace", txnFailures, withEnums, replaceSymbolBody),
-	op("insert_before_symbol", "Insert declarations before a symbol (and its doc comment), addressed by name path, at its indentation; through a transaction.", "workspace", txnFailures, withEnums, insertBeforeSymbol),
-	op("insert_after_symbol", "Insert declarations after a symbol addressed by name path, at its indentation; through a transaction.", "workspace", txnFailures, withEnums, insertAfterSymbol),
-	op("add_member", "Add a member to a type addressed by name path, after the last member of its kind (a field after the last field, a method after the last method); through a transaction.", "workspace", txnFailures, withEnums, addMember),
-	op("delete_symbol", "Delete a declaration addressed by name path, with its doc comment, attributes and decorators; through a transaction (rejected when code still uses it).", "workspace", txnFailures, withEnums, deleteSymbol),
-	op("update_imports", "Add or remove imports of a file (Go import paths, Python import statements, C# usings); through a transaction.", "workspace", txnFailures, withEnums, updateImports),
-	op("rename_symbol", "Rename a symbol addressed by name path everywhere, through a transaction (diff, diagnostics delta, undo record).", "workspace", txnFailures, withEnums, renameSymbol),
+	op("replace_symbol_body", "Replace the body of a function, method or class addressed by name path (Shape/Area, pkg.Type.Method, Area#2): the text between its braces, or the indented block after a Python signature. Checked by the language server in memory first; rejected with diagnostic_regression (nothing written) when it adds errors. Needs confirmation unless dry_run.", "workspace", promiseFailures, withEnums, replaceSymbolBody),
+	op("insert_before_symbol", "Insert declarations before a symbol (and its doc comment), addressed by name path, at its indentation; through a transaction.", "workspace", promiseFailures, withEnums, insertBeforeSymbol),
+	op("insert_after_symbol", "Insert declarations after a symbol addressed by name path, at its indentation; through a transaction.", "workspace", promiseFailures, withEnums, insertAfterSymbol),
+	op("add_member", "Add a member to a type addressed by name path, after the last member of its kind (a field after the last field, a method after the last method); through a transaction.", "workspace", promiseFailures, withEnums, addMember),
+	op("delete_symbol", "Delete a declaration addressed by name path, with its doc comment, attributes and decorators; through a transaction (rejected when code still uses it).", "workspace", promiseFailures, withEnums, deleteSymbol),
+	op("update_imports", "Add or remove imports of a file (Go import paths, Python import statements, C# usings); through a transaction.", "workspace", promiseFailures, withEnums, updateImports),
+	op("rename_symbol", "Rename a symbol addressed by name path everywhere, through a transaction (diff, diagnostics delta, undo record).", "workspace", promiseFailures, withEnums, renameSymbol),
 	op("apply_code_action", "Apply one of the language server's code actions (by title, or by kind: quickfix, refactor..., source.organizeImports) at a symbol or a range of lines, through a transaction.", "workspace", txnFailures, withEnums, applyCodeAction),
 	op("get_file_content", "Return lines of a file with their line numbers (at most 2000 lines, 2000 characters each) and the file's hash.", "none", readFailures, withEnums, getFileContent),
 }

@@ -68,7 +68,9 @@ type symbolEditOutput struct {
 // symbolEdit resolves addr, then runs a transaction whose change is
 // computed by edit from the declaration and the file's current text,
 // under the file's lock (so concurrent edits each see the one before).
-func (c *call) symbolEdit(ctx context.Context, op string, addr symbolAddress, opts txnOptions, edit func(ref *symbolRef, text string) (string, error)) (*symbolEditOutput, error) {
+// edit also returns the edit's postcondition, checked on the server's
+// symbols of the new text before anything is written.
+func (c *call) symbolEdit(ctx context.Context, op string, addr symbolAddress, opts txnOptions, edit func(ref *symbolRef, text string) (string, symbolCheck, error)) (*symbolEditOutput, error) {
 	ref, err := c.resolveNamePath(ctx, "symbol", addr.File, addr.Symbol, addr.Kind, failure.AnchorNotResolved)
 	if err != nil {
 		return nil, err
@@ -79,10 +81,14 @@ func (c *call) symbolEdit(ctx context.Context, op string, addr symbolAddress, op
 	}
 	out := &symbolEditOutput{Symbol: ref.selector(), SymbolID: c.symbolID(ref)}
 	var proposed []fileChange
+	var check symbolCheck
 	res, err := c.transact(ctx, &txn{
 		Operation: op, Policy: opts.Policy, DryRun: opts.DryRun,
 		Trace: []string{fmt.Sprintf("%s %s in %s", op, ref.selector(), rel)},
 		Lock:  []string{target},
+		Postcondition: func(ctx context.Context, overlays map[string]*document) (string, error) {
+			return c.checkSymbols(ctx, overlays, proposed[0], check)
+		},
 		Propose: func(ctx context.Context) ([]fileChange, error) {
 			// Again under the lock, in that file: an edit before this one
 			// may have moved or removed the declaration.
@@ -91,7 +97,8 @@ func (c *call) symbolEdit(ctx context.Context, op string, addr symbolAddress, op
 				return nil, err
 			}
 			old := again.doc.content()
-			text, err := edit(again, string(old))
+			var text string
+			text, check, err = edit(again, string(old))
 			if err != nil {
 				return nil, err
 			}
@@ -342,37 +349,43 @@ func (d *declText) pythonHeader() (colon int, ok bool) {
 
 // replaceBody returns text with the declaration's body replaced by body:
 // the text between the braces, or the indented block after a Python
-// header.
-func (c *call) replaceBody(ref *symbolRef, text, body string) (string, error) {
+// header; and the check that the declaration's body is body afterwards.
+func (c *call) replaceBody(ref *symbolRef, text, body string) (string, symbolCheck, error) {
 	d, err := c.declText(ref, text)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	unit := indentUnit(ref.doc.path, text)
 	ind := d.indent()
 	if d.python {
 		colon, ok := d.pythonHeader()
 		if !ok {
-			return "", fieldErr(failure.Precondition, "symbol", "%s has no body (no ':' after its signature)", ref.selector())
+			return "", nil, fieldErr(failure.Precondition, "symbol", "%s has no body (no ':' after its signature)", ref.selector())
 		}
 		if strings.TrimSpace(body) == "" {
 			body = "pass"
 		}
-		return text[:colon+1] + "\n" + reindent(body, ind+unit, unit) + text[d.lastLineEnd():], nil
+		inner := reindent(body, ind+unit, unit)
+		return text[:colon+1] + "\n" + inner + text[d.lastLineEnd():], c.bodyCheck(ref, d.selEnd, inner), nil
 	}
 	open, close, expr, ok := d.braces()
 	if !ok {
-		return "", fieldErr(failure.Precondition, "symbol", "%s has no body to replace (an interface method, a field or an abstract declaration?)", ref.selector())
+		return "", nil, fieldErr(failure.Precondition, "symbol", "%s has no body to replace (an interface method, a field or an abstract declaration?)", ref.selector())
 	}
-	block := "{\n" + ind + "}"
+	inner := ""
 	if strings.TrimSpace(body) != "" {
-		block = "{\n" + reindent(body, ind+unit, unit) + "\n" + ind + "}"
+		inner = reindent(body, ind+unit, unit)
 	}
+	block := "{\n" + inner + "\n" + ind + "}"
+	if inner == "" {
+		block = "{\n" + ind + "}"
+	}
+	check := c.bodyCheck(ref, d.selEnd, inner)
 	if expr {
 		// "=> expr;" becomes a block body.
-		return strings.TrimRight(text[:open], " \t") + "\n" + ind + block + text[close+1:], nil
+		return strings.TrimRight(text[:open], " \t") + "\n" + ind + block + text[close+1:], check, nil
 	}
-	return text[:open] + block + text[close+1:], nil
+	return text[:open] + block + text[close+1:], check, nil
 }
 
 // ---- replace_symbol_body
@@ -391,7 +404,7 @@ func (in *replaceBodyInput) validate() error {
 }
 
 func replaceSymbolBody(ctx context.Context, c *call, in *replaceBodyInput) (*symbolEditOutput, error) {
-	return c.symbolEdit(ctx, "replace_symbol_body", in.symbolAddress, in.txnOptions, func(ref *symbolRef, text string) (string, error) {
+	return c.symbolEdit(ctx, "replace_symbol_body", in.symbolAddress, in.txnOptions, func(ref *symbolRef, text string) (string, symbolCheck, error) {
 		return c.replaceBody(ref, text, in.Body)
 	})
 }
@@ -412,24 +425,26 @@ func (in *insertInput) validate() error {
 }
 
 func insertBeforeSymbol(ctx context.Context, c *call, in *insertInput) (*symbolEditOutput, error) {
-	return c.symbolEdit(ctx, "insert_before_symbol", in.symbolAddress, in.txnOptions, func(ref *symbolRef, text string) (string, error) {
+	return c.symbolEdit(ctx, "insert_before_symbol", in.symbolAddress, in.txnOptions, func(ref *symbolRef, text string) (string, symbolCheck, error) {
 		d, err := c.declText(ref, text)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		at := d.leadingStart()
-		return text[:at] + reindent(in.Text, d.indent(), indentUnit(ref.doc.path, text)) + "\n\n" + text[at:], nil
+		ins := reindent(in.Text, d.indent(), indentUnit(ref.doc.path, text)) + "\n\n"
+		return text[:at] + ins + text[at:], c.adjacentCheck(ref, d.selEnd+len(ins), at, at+len(ins), true), nil
 	})
 }
 
 func insertAfterSymbol(ctx context.Context, c *call, in *insertInput) (*symbolEditOutput, error) {
-	return c.symbolEdit(ctx, "insert_after_symbol", in.symbolAddress, in.txnOptions, func(ref *symbolRef, text string) (string, error) {
+	return c.symbolEdit(ctx, "insert_after_symbol", in.symbolAddress, in.txnOptions, func(ref *symbolRef, text string) (string, symbolCheck, error) {
 		d, err := c.declText(ref, text)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		at := d.lastLineEnd()
-		return text[:at] + "\n\n" + reindent(in.Text, d.indent(), indentUnit(ref.doc.path, text)) + text[at:], nil
+		ins := "\n\n" + reindent(in.Text, d.indent(), indentUnit(ref.doc.path, text))
+		return text[:at] + ins + text[at:], c.adjacentCheck(ref, d.selEnd, at, at+len(ins), false), nil
 	})
 }
 
@@ -441,14 +456,14 @@ type deleteInput struct {
 }
 
 func deleteSymbol(ctx context.Context, c *call, in *deleteInput) (*symbolEditOutput, error) {
-	return c.symbolEdit(ctx, "delete_symbol", in.symbolAddress, in.txnOptions, func(ref *symbolRef, text string) (string, error) {
+	return c.symbolEdit(ctx, "delete_symbol", in.symbolAddress, in.txnOptions, func(ref *symbolRef, text string) (string, symbolCheck, error) {
 		d, err := c.declText(ref, text)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		from, to := d.leadingStart(), d.lastLineEnd()
 		if strings.TrimSpace(text[lineStart(text, d.start):d.start]) != "" || strings.TrimSpace(text[d.end:to]) != "" && !strings.HasPrefix(strings.TrimSpace(text[d.end:to]), "//") {
-			return "", fieldErr(failure.Precondition, "symbol", "%s shares its lines with other code; delete it with edit_file", ref.selector())
+			return "", nil, fieldErr(failure.Precondition, "symbol", "%s shares its lines with other code; delete it with edit_file", ref.selector())
 		}
 		if to < len(text) {
 			to++ // the newline
@@ -461,7 +476,7 @@ func deleteSymbol(ctx context.Context, c *call, in *deleteInput) (*symbolEditOut
 				from = prev
 			}
 		}
-		return text[:from] + text[to:], nil
+		return text[:from] + text[to:], goneCheck(ref), nil
 	})
 }
 
@@ -547,9 +562,14 @@ var placeAfter = map[string][]string{
 }
 
 func addMember(ctx context.Context, c *call, in *addMemberInput) (*symbolEditOutput, error) {
-	return c.symbolEdit(ctx, "add_member", in.symbolAddress, in.txnOptions, func(ref *symbolRef, text string) (string, error) {
+	return c.symbolEdit(ctx, "add_member", in.symbolAddress, in.txnOptions, func(ref *symbolRef, text string) (string, symbolCheck, error) {
+		typ, err := c.declText(ref, text)
+		if err != nil {
+			return "", nil, err
+		}
+		check := c.memberCheck(ref, typ.selEnd)
 		if !ref.sym.Kind.IsType() {
-			return "", fieldErr(failure.InvalidInput, "symbol", "%s is a %s, not a type; add_member adds to classes, structs, interfaces and enums", ref.selector(), ref.sym.Kind)
+			return "", nil, fieldErr(failure.InvalidInput, "symbol", "%s is a %s, not a type; add_member adds to classes, structs, interfaces and enums", ref.selector(), ref.sym.Kind)
 		}
 		lang := c.s.languageID(ref.doc.path)
 		group := in.MemberKind
@@ -558,7 +578,7 @@ func addMember(ctx context.Context, c *call, in *addMemberInput) (*symbolEditOut
 		}
 		syms, err := c.documentSymbols(ctx, ref.doc)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		// The members: the type's children, and for Go the methods
 		// declared at top level with it as receiver.
@@ -596,47 +616,47 @@ func addMember(ctx context.Context, c *call, in *addMemberInput) (*symbolEditOut
 			aref := &symbolRef{doc: ref.doc, sym: members[anchor], path: ref.path}
 			d, err := c.declText(aref, text)
 			if err != nil {
-				return "", err
+				return "", nil, err
 			}
 			if lang == "go" && group == "method" && !topLevel[anchor] {
 				// A method of a Go struct goes after the type itself.
 				d, err = c.declText(ref, text)
 				if err != nil {
-					return "", err
+					return "", nil, err
 				}
 				at := d.lastLineEnd()
-				return text[:at] + "\n\n" + reindent(in.Member, "", "\t") + text[at:], nil
+				return text[:at] + "\n\n" + reindent(in.Member, "", "\t") + text[at:], check, nil
 			}
 			at := d.lastLineEnd()
-			return text[:at] + sep + reindent(in.Member, d.indent(), indentUnit(ref.doc.path, text)) + text[at:], nil
+			return text[:at] + sep + reindent(in.Member, d.indent(), indentUnit(ref.doc.path, text)) + text[at:], check, nil
 		}
 		d, err := c.declText(ref, text)
 		if err != nil {
-			return "", err
+			return "", nil, err
 		}
 		unit := indentUnit(ref.doc.path, text)
 		if lang == "go" && group == "method" {
 			at := d.lastLineEnd()
-			return text[:at] + "\n\n" + reindent(in.Member, "", "\t") + text[at:], nil
+			return text[:at] + "\n\n" + reindent(in.Member, "", "\t") + text[at:], check, nil
 		}
 		if d.python {
 			colon, ok := d.pythonHeader()
 			if !ok {
-				return "", fieldErr(failure.Precondition, "symbol", "%s has no body", ref.selector())
+				return "", nil, fieldErr(failure.Precondition, "symbol", "%s has no body", ref.selector())
 			}
 			at := lineEnd(text, colon)
-			return text[:at] + "\n" + reindent(in.Member, d.indent()+unit, unit) + text[at:], nil
+			return text[:at] + "\n" + reindent(in.Member, d.indent()+unit, unit) + text[at:], check, nil
 		}
 		open, close, expr, ok := d.braces()
 		if !ok || expr {
-			return "", fieldErr(failure.Precondition, "symbol", "%s has no body in braces to add to", ref.selector())
+			return "", nil, fieldErr(failure.Precondition, "symbol", "%s has no body in braces to add to", ref.selector())
 		}
 		member := reindent(in.Member, d.indent()+unit, unit)
 		if strings.TrimSpace(text[open+1:close]) == "" {
-			return text[:open+1] + "\n" + member + "\n" + d.indent() + text[close:], nil
+			return text[:open+1] + "\n" + member + "\n" + d.indent() + text[close:], check, nil
 		}
 		at := lineEnd(text, open)
-		return text[:at] + "\n" + member + text[at:], nil
+		return text[:at] + "\n" + member + text[at:], check, nil
 	})
 }
 
@@ -693,6 +713,9 @@ func updateImports(ctx context.Context, c *call, in *updateImportsInput) (*symbo
 		Operation: "update_imports", Policy: in.Policy, DryRun: in.DryRun,
 		Trace: []string{fmt.Sprintf("update_imports %s +%v -%v", rel, in.Add, in.Remove)},
 		Lock:  []string{target},
+		Postcondition: func(context.Context, map[string]*document) (string, error) {
+			return importsCheck(lang, string(proposed[0].new), in.Add, in.Remove), nil
+		},
 		Propose: func(ctx context.Context) ([]fileChange, error) {
 			old, _, err := readRegular(target, maxPeekSize)
 			if err != nil {
@@ -937,11 +960,19 @@ func renameSymbol(ctx context.Context, c *call, in *renameSymbolInput) (*symbolE
 	if err != nil {
 		return nil, err
 	}
-	return c.transactChanges(ctx, "rename_symbol", fmt.Sprintf("rename_symbol %s -> %s", ref.selector(), in.NewName), ref, changes, in.txnOptions)
+	check := func(ctx context.Context, overlays map[string]*document) (string, error) {
+		i := slices.IndexFunc(changes, func(ch fileChange) bool { return ch.path == ref.doc.path })
+		if i < 0 {
+			return fmt.Sprintf("%s's edit does not change %s, which declares %s", c.s.name, c.e.relPath(ref.doc.uri), ref.selector()), nil
+		}
+		return c.checkSymbols(ctx, overlays, changes[i], renamedCheck(ref, in.NewName))
+	}
+	return c.transactChanges(ctx, "rename_symbol", fmt.Sprintf("rename_symbol %s -> %s", ref.selector(), in.NewName), ref, changes, in.txnOptions, check)
 }
 
-// transactChanges runs a transaction over changes a server computed.
-func (c *call) transactChanges(ctx context.Context, op, trace string, ref *symbolRef, changes []fileChange, opts txnOptions) (*symbolEditOutput, error) {
+// transactChanges runs a transaction over changes a server computed,
+// checked by post when it is not nil.
+func (c *call) transactChanges(ctx context.Context, op, trace string, ref *symbolRef, changes []fileChange, opts txnOptions, post func(context.Context, map[string]*document) (string, error)) (*symbolEditOutput, error) {
 	out := &symbolEditOutput{}
 	if ref != nil {
 		out.Symbol, out.SymbolID = ref.selector(), c.symbolID(ref)
@@ -951,7 +982,7 @@ func (c *call) transactChanges(ctx context.Context, op, trace string, ref *symbo
 			return nil, err
 		}
 	}
-	res, err := c.transact(ctx, &txn{Operation: op, Policy: opts.Policy, DryRun: opts.DryRun, Trace: []string{trace}, Changes: changes})
+	res, err := c.transact(ctx, &txn{Operation: op, Policy: opts.Policy, DryRun: opts.DryRun, Trace: []string{trace}, Changes: changes, Postcondition: post})
 	if err := c.withPacket(ctx, err, opts.Packet, changes); err != nil {
 		return nil, err
 	}
@@ -1047,7 +1078,7 @@ func applyCodeAction(ctx context.Context, c *call, in *applyCodeActionInput) (*s
 	if err != nil {
 		return nil, err
 	}
-	return c.transactChanges(ctx, "apply_code_action", fmt.Sprintf("apply_code_action %q in %s", selected.Title, c.e.relPath(doc.uri)), ref, changes, in.txnOptions)
+	return c.transactChanges(ctx, "apply_code_action", fmt.Sprintf("apply_code_action %q in %s", selected.Title, c.e.relPath(doc.uri)), ref, changes, in.txnOptions, nil)
 }
 
 // pickAction selects the action by exact title, else by kind (the

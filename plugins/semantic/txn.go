@@ -49,6 +49,13 @@ type txn struct {
 	// see the result of the one before.
 	Propose func(ctx context.Context) ([]fileChange, error)
 	Lock    []string
+	// Postcondition, when set, checks that the edit did what it promised,
+	// on the server's view of the new text: after the overlays are applied,
+	// before the policy and before anything is written (dry run too).
+	// overlays holds the document of each changed file the server checks,
+	// by real path. A non-empty reason fails the transaction with
+	// postcondition_failed; err is for a check that could not be made.
+	Postcondition func(ctx context.Context, overlays map[string]*document) (reason string, err error)
 }
 
 // TxnResult is the outcome of a transaction.
@@ -110,12 +117,23 @@ func (c *call) transact(ctx context.Context, tx *txn) (*TxnResult, error) {
 	}
 
 	accept := false
-	delta, finish, err := c.inMemory(ctx, changes)
+	delta, overlays, finish, err := c.inMemory(ctx, changes)
 	defer func() { finish(accept) }()
 	if err != nil {
 		return nil, err
 	}
 	res.Delta = delta
+	if tx.Postcondition != nil {
+		reason, err := tx.Postcondition(ctx, overlays)
+		if err != nil {
+			return nil, err
+		}
+		if reason != "" {
+			err := failure.New(failure.Postcondition, "%s did not do what it promised and nothing was written: %s", tx.Operation, reason)
+			err.Details = map[string]any{"transaction": res}
+			return nil, err
+		}
+	}
 	res.Rejected = rejects(policy, delta)
 	if tx.DryRun {
 		return res, nil

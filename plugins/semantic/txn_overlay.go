@@ -17,11 +17,12 @@ import (
 // inMemory shows the server the changes as overlays (didOpen/didChange;
 // nothing on disk) and returns how the diagnostics of the changed files,
 // and of the other files the server publishes diagnostics for meanwhile,
-// differ from before. finish ends the overlays: with keep false the server
+// differ from before, and the overlay document of each changed file the
+// server checks, by path. finish ends the overlays: with keep false the server
 // is given the disk text back; with keep true (the changes were written)
 // the modified documents stay as they are. Files created only in memory
 // are closed either way. finish must be called even when err is not nil.
-func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagnostic.Delta, finish func(keep bool), err error) {
+func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagnostic.Delta, overlays map[string]*document, finish func(keep bool), err error) {
 	pull := c.s.supports("diagnosticProvider", "textDocument/diagnostic")
 	docs := make([]*document, len(changes))
 	var created []*document
@@ -48,16 +49,16 @@ func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagno
 		}
 		d, err := c.s.document(ctx, ch.path)
 		if err != nil {
-			return delta, finish, err
+			return delta, nil, finish, err
 		}
 		if string(d.content()) != string(ch.old) {
-			return delta, finish, fieldErr(failure.Precondition, "file", "%s changed on disk since the edit was computed; nothing was written", ch.rel)
+			return delta, nil, finish, fieldErr(failure.Precondition, "file", "%s changed on disk since the edit was computed; nothing was written", ch.rel)
 		}
 		docs[i] = d
 	}
 	before, err := c.diagnosticsOf(ctx, docs, pull)
 	if err != nil {
-		return delta, finish, err
+		return delta, nil, finish, err
 	}
 	seq := c.s.srv.DiagnosticsSeq()
 
@@ -68,13 +69,13 @@ func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagno
 		}
 		if !ch.create {
 			if err := c.s.overlay(ctx, docs[i], ch.new); err != nil {
-				return delta, finish, err
+				return delta, nil, finish, err
 			}
 			continue
 		}
 		d, err := c.s.openOverlay(ctx, ch.path, ch.new)
 		if err != nil {
-			return delta, finish, err
+			return delta, nil, finish, err
 		}
 		docs[i] = d
 		created = append(created, d)
@@ -83,7 +84,7 @@ func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagno
 	// After.
 	after, err := c.diagnosticsOf(ctx, docs, pull)
 	if err != nil {
-		return delta, finish, err
+		return delta, nil, finish, err
 	}
 	if !pull {
 		// Dependents: files in the workspace whose diagnostics the server
@@ -99,7 +100,13 @@ func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagno
 			after.files = append(after.files, ds...)
 		}
 	}
-	return diagnostic.Diff(before.files, after.files), finish, nil
+	overlays = map[string]*document{}
+	for i, d := range docs {
+		if d != nil {
+			overlays[changes[i].path] = d
+		}
+	}
+	return diagnostic.Diff(before.files, after.files), overlays, finish, nil
 }
 
 // txnQuiet is how long a server that pushes diagnostics must send nothing
