@@ -13,12 +13,14 @@ import (
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
-// runToolCall runs t in this process or, for a semantic tool, in the
-// workspace's daemon, which keeps the language server warm between calls.
-// The daemon never fails a call that can run here: when it cannot be
-// reached or started, the call runs in this process after a warning.
+// runToolCall runs t in this process or, for a semantic tool and a
+// workspace write a language server checks (workspace.write_file on a Go
+// file goes to go.edit_file), in the workspace's daemon, which keeps the
+// language server warm between calls. The daemon never fails a call that
+// can run here: when it cannot be reached or started, the call runs in
+// this process after a warning.
 func runToolCall(ctx context.Context, opts *runOptions, h *host.Host, t *registry.Tool, call registry.Call) (*registry.Result, error) {
-	if t.Kind != registry.KindSemantic || opts.noDaemon || !h.Config.Daemon || !daemon.Supported() {
+	if opts.noDaemon || !h.Config.Daemon || !daemon.Supported() || !daemon.Serves(h, t, call.Input) {
 		return h.Registry.Call(ctx, t.ID, call)
 	}
 	// Bad input fails here as it would in this process, starting nothing.

@@ -16,6 +16,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/langhost/langhost/host"
+	"github.com/langhost/langhost/host/filetools"
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
@@ -231,10 +232,12 @@ func (s *Server) call(ctx context.Context, req CallRequest) (res *registry.Resul
 		return nil, err
 	}
 	// Other tools run commands with the caller's environment and working
-	// directory, which the daemon does not have.
-	if t.Kind != registry.KindSemantic {
+	// directory, which the daemon does not have. A workspace write is
+	// served when it goes to a semantic tool (edit_file), never when a
+	// gate tool would check it.
+	if !Serves(s.h, t, req.Input) {
 		return nil, &failure.Error{Code: failure.InvalidInput, Field: "tool",
-			Message: fmt.Sprintf("the daemon serves semantic tools only; run %s with --no-daemon", t.ID)}
+			Message: fmt.Sprintf("the daemon serves semantic tools and writes a language server checks only; run %s with --no-daemon", t.ID)}
 	}
 	s.begin()
 	defer s.end()
@@ -245,6 +248,13 @@ func (s *Server) call(ctx context.Context, req CallRequest) (res *registry.Resul
 		}
 	}()
 	return s.h.Registry.Call(ctx, t.ID, registry.Call{Input: req.Input, Confirmed: req.Confirmed})
+}
+
+// Serves reports whether a daemon of h runs a call of t with input: a
+// semantic tool, or a workspace write forwarded to one. The CLI sends the
+// daemon these calls only.
+func Serves(h *host.Host, t *registry.Tool, input map[string]any) bool {
+	return t.Kind == registry.KindSemantic || filetools.SemanticTool(h.Specs, h.Registry, t.ID, input) != ""
 }
 
 func (s *Server) begin() {

@@ -153,22 +153,20 @@ func (ts *tools) apply(ctx context.Context, call registry.Call, op string, t *ta
 	if t.exists && bytes.Equal(t.old, content) {
 		return nil, &failure.Error{Code: failure.InvalidInput, Field: "path", Message: fmt.Sprintf("the edit leaves %s unchanged", t.rel)}
 	}
-	lang := ts.language(t.rel)
-	if lang != nil {
-		if id := lang.Language.ID + ".edit_file"; ts.opts.Registry.Has(id) && ts.serverInstalled(lang) {
-			if policy != "" {
-				forward["policy"] = policy
-			}
-			if dryRun {
-				forward["dry_run"] = true
-			}
-			res, err := ts.opts.Registry.Call(ctx, id, registry.Call{Input: forward, Confirmed: call.Confirmed, Progress: call.Progress})
-			if err != nil {
-				return nil, err
-			}
-			return withGate(res, id), nil
+	if id := ts.editTool(t.rel); id != "" {
+		if policy != "" {
+			forward["policy"] = policy
 		}
+		if dryRun {
+			forward["dry_run"] = true
+		}
+		res, err := ts.opts.Registry.Call(ctx, id, registry.Call{Input: forward, Confirmed: call.Confirmed, Progress: call.Progress})
+		if err != nil {
+			return nil, err
+		}
+		return withGate(res, id), nil
 	}
+	lang := ts.language(t.rel)
 	req := gate.Request{Tool: Namespace + "." + op, Operation: op, Policy: policy, DryRun: dryRun,
 		Edits: []gate.Edit{{Path: t.rel, Abs: t.abs, Exists: t.exists, Old: t.old, New: content}}}
 	if lang != nil {
