@@ -553,3 +553,92 @@ func TestDaemonOff(t *testing.T) {
 		t.Errorf("daemons with LANGHOST_DAEMON=0: %+v", list)
 	}
 }
+
+// TestDaemonServesWorkspaceWrites: workspace writes of a Go file go to
+// go.edit_file in the daemon, so the second finds gopls warm; a rejected
+// edit exits 10 with its delta as in the CLI's process; --no-daemon and
+// writes no language server checks run in the CLI's process.
+func TestDaemonServesWorkspaceWrites(t *testing.T) {
+	f := newDaemonFixture(t)
+	calc := filepath.Join(f.ws, "calc", "calc.go")
+	replace := func(old, new string, args ...string) (envelope, int, string) {
+		t.Helper()
+		in, _ := json.Marshal(map[string]any{"path": "calc/calc.go", "edits": []any{map[string]any{"old_text": old, "new_text": new}}})
+		return f.run(append([]string{"run", "workspace.replace_in_file", "--input", string(in)}, args...)...)
+	}
+	applied := func(step string, env envelope, code int, stderr string, want string) {
+		t.Helper()
+		if code != 0 || !env.OK {
+			t.Fatalf("%s: exit %d: %+v\n%s", step, code, env.Errors, stderr)
+		}
+		if gate := env.Data.(map[string]any)["gate"]; gate != "go.edit_file" {
+			t.Errorf("%s: checked by %v, want go.edit_file", step, gate)
+		}
+		if strings.Contains(stderr, "running the call in this process") {
+			t.Errorf("%s: the call fell back to the CLI's process:\n%s", step, stderr)
+		}
+		if src, _ := os.ReadFile(calc); !strings.Contains(string(src), want) {
+			t.Errorf("%s: calc.go lacks %q:\n%s", step, want, src)
+		}
+	}
+
+	env, code, stderr := replace("return B() * 2", "return B() * 3", "--yes")
+	applied("first write", env, code, stderr, "return B() * 3")
+	st := f.one()
+	if st.Calls != 1 {
+		t.Errorf("after the first write the daemon served %d calls, want 1", st.Calls)
+	}
+	env, code, stderr = replace("return B() * 3", "return B() * 4", "--yes")
+	applied("second write", env, code, stderr, "return B() * 4")
+	if again := f.one(); again.PID != st.PID || again.Calls != 2 {
+		t.Errorf("second write not served by daemon %d: %+v", st.PID, again)
+	}
+
+	// Unconfirmed: refused as in the CLI's process, nothing written.
+	before, _ := os.ReadFile(calc)
+	remote, remoteCode, _ := replace("return B() * 4", "return B() * 5")
+	local, localCode, _ := replace("return B() * 4", "return B() * 5", "--no-daemon")
+	if remoteCode == 0 || remoteCode != localCode || len(remote.Errors) != 1 || len(local.Errors) != 1 || remote.Errors[0].Code != local.Errors[0].Code {
+		t.Errorf("unconfirmed: daemon exit %d %+v, in process exit %d %+v", remoteCode, remote.Errors, localCode, local.Errors)
+	}
+	if after, _ := os.ReadFile(calc); !bytes.Equal(after, before) {
+		t.Errorf("an unconfirmed write changed calc.go:\n%s", after)
+	}
+
+	// A type error: rejected with the transaction's delta, nothing written.
+	env, code, stderr = replace("return B() * 4", `return "four"`, "--yes")
+	if code != 10 || len(env.Errors) != 1 || env.Errors[0].Code != "diagnostic_regression" {
+		t.Fatalf("rejected edit: exit %d, errors %+v\n%s", code, env.Errors, stderr)
+	}
+	txn, _ := json.Marshal(env.Errors[0].Details["transaction"])
+	if !strings.Contains(string(txn), `"new":[{"code":"IncompatibleAssign"`) {
+		t.Errorf("rejected edit: details.transaction lacks the delta: %s", txn)
+	}
+	local, localCode, _ = replace("return B() * 4", `return "four"`, "--yes", "--no-daemon")
+	if len(local.Errors) == 1 {
+		localTxn, _ := json.Marshal(local.Errors[0].Details["transaction"])
+		if localCode != code || !bytes.Equal(localTxn, txn) {
+			t.Errorf("rejected edit: in process exit %d transaction %s\ndaemon exit %d transaction %s", localCode, localTxn, code, txn)
+		}
+	} else {
+		t.Errorf("rejected edit in process: exit %d %+v", localCode, local.Errors)
+	}
+	if after, _ := os.ReadFile(calc); !bytes.Equal(after, before) {
+		t.Errorf("a rejected write changed calc.go:\n%s", after)
+	}
+	served := f.one().Calls
+	if served != 4 {
+		t.Errorf("daemon served %d calls, want 4 (two writes, the unconfirmed and the rejected one)", served)
+	}
+
+	// In this process: --no-daemon, and a file no language server checks.
+	env, code, stderr = replace("return B() * 4", "return B() * 5", "--yes", "--no-daemon")
+	applied("--no-daemon write", env, code, stderr, "return B() * 5")
+	in, _ := json.Marshal(map[string]any{"path": "NOTES.txt", "content": "notes\n"})
+	if env, code, stderr := f.run("run", "workspace.write_file", "--input", string(in), "--yes"); code != 0 || !env.OK {
+		t.Fatalf("text file: exit %d: %+v\n%s", code, env.Errors, stderr)
+	}
+	if got := f.one().Calls; got != served {
+		t.Errorf("calls in this process reached the daemon: %d calls, want %d", got, served)
+	}
+}

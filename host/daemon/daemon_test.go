@@ -49,13 +49,19 @@ func testServer(t *testing.T, idle time.Duration, tools map[string]registry.Hand
 	})}); err != nil {
 		t.Fatal(err)
 	}
+	return serveRegistry(t, idle, &host.Host{Registry: reg})
+}
+
+// serveRegistry serves h's registry on a socket in a temporary directory.
+func serveRegistry(t *testing.T, idle time.Duration, h *host.Host) (*Server, *client, func() error) {
+	t.Helper()
 	socket := filepath.Join(shortTempDir(t), "d.sock")
 	ln, err := Listen(context.Background(), socket)
 	if err != nil {
 		t.Fatal(err)
 	}
 	id := Identity{Workspace: "/ws", Key: "key", Fingerprint: "fp"}
-	srv := NewServer(&host.Host{Registry: reg}, id, Options{IdleTimeout: idle, Logger: hclog.NewNullLogger()})
+	srv := NewServer(h, id, Options{IdleTimeout: idle, Logger: hclog.NewNullLogger()})
 	ctx, cancel := context.WithCancel(context.Background())
 	served := make(chan error, 1)
 	go func() { served <- srv.Serve(ctx, ln) }()
@@ -106,7 +112,7 @@ func TestCallRoundTrip(t *testing.T) {
 	}{
 		{"classified error keeps text, field and details", "demo.fail", failure.Ambiguous, "symbol", "context: symbol: ambiguous"},
 		{"unknown tool", "demo.nope", failure.NotFound, "", `unknown tool "demo.nope"`},
-		{"CLI tools run in the caller", "demo.cli", failure.InvalidInput, "tool", "semantic tools only"},
+		{"CLI tools run in the caller", "demo.cli", failure.InvalidInput, "tool", "run demo.cli with --no-daemon"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
