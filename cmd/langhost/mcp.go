@@ -12,6 +12,7 @@ import (
 	"github.com/langhost/langhost/host/spec"
 	"github.com/langhost/langhost/plugins/builtin"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
+	"github.com/langhost/langhost/prompts"
 	"github.com/spf13/cobra"
 )
 
@@ -130,6 +131,10 @@ func serveMCP(cmd *cobra.Command, opts *mcpOptions) error {
 		}
 		return h, err
 	}
+	roleSet, err := opts.f.roleSet()
+	if err != nil {
+		return err
+	}
 	srv, err := mcpserver.Open(ctx, load, mcpserver.Options{
 		Languages:        opts.languages,
 		Profile:          profile,
@@ -140,6 +145,8 @@ func serveMCP(cmd *cobra.Command, opts *mcpOptions) error {
 		OutputSchemas:    opts.outputSchemas,
 		ProgressInterval: opts.progressInterval,
 		Logger:           logger,
+		Roles:            roleSet,
+		PromptsDir:       prompts.UserDir(opts.f.paths.User),
 	})
 	if err != nil {
 		return err

@@ -691,8 +691,20 @@ func TestMCPDefaultSurface(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(prompts.Prompts) != 1 || prompts.Prompts[0].Name != "go-coding" {
-		t.Errorf("prompts = %v", prompts.Prompts)
+	var promptNames []string
+	for _, p := range prompts.Prompts {
+		promptNames = append(promptNames, p.Name)
+	}
+	if want := []string{"go-coding", "role-coder", "role-default", "role-planner", "role-reviewer"}; !slices.Equal(promptNames, want) {
+		t.Errorf("prompts = %v, want %v", promptNames, want)
+	}
+	planner, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "role-planner"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if body := planner.Messages[0].Content.(*mcp.TextContent).Text; !strings.Contains(body, "- cannot modify files") ||
+		!strings.Contains(body, "`go_find_references`") || strings.Contains(body, "`go_build`") || strings.Contains(body, "`go_rename`") {
+		t.Errorf("the planner prompt lacks its constraints or lists tools it may not call:\n%s", body)
 	}
 	p, err := cs.GetPrompt(ctx, &mcp.GetPromptParams{Name: "go-coding", Arguments: map[string]string{"task": "Fix it."}})
 	if err != nil {

@@ -24,6 +24,11 @@ func PromptName(lang string) string { return lang + "-coding" }
 // LanguageURI is the resource summarising a language's spec.
 func LanguageURI(lang string) string { return "langhost://languages/" + url.PathEscape(lang) + ".md" }
 
+// LanguagePromptURI is the resource holding a language's coding prompt.
+func LanguagePromptURI(lang string) string {
+	return "langhost://prompts/" + url.PathEscape(PromptName(lang)) + ".md"
+}
+
 // languages are the specs the server covers: the served languages
 // (named, or detected in the workspace), or all.
 func (s *server) languages() []*spec.File {
@@ -48,7 +53,7 @@ func (S *Server) setPromptsAndResources(old, g *generation) {
 		for _, f := range old.languages() {
 			if !keep[f.Language.ID] {
 				prompts = append(prompts, PromptName(f.Language.ID))
-				uris = append(uris, LanguageURI(f.Language.ID))
+				uris = append(uris, LanguageURI(f.Language.ID), LanguagePromptURI(f.Language.ID))
 			}
 		}
 		if len(prompts) > 0 {
@@ -57,6 +62,7 @@ func (S *Server) setPromptsAndResources(old, g *generation) {
 		}
 	}
 	g.addPrompts(S.mcp)
+	g.addRolePrompts(S.mcp)
 	g.addResources(S.mcp)
 }
 
@@ -90,22 +96,26 @@ func (s *server) addPrompts(srv *mcp.Server) {
 
 func (s *server) promptHandler(f *spec.File) mcp.PromptHandler {
 	return func(_ context.Context, req *mcp.GetPromptRequest) (*mcp.GetPromptResult, error) {
-		tools := s.toolsOf(f.Language.ID)
-		text, err := prompts.Compose(f, tools, req.Params.Arguments["task"])
+		text, err := s.codingPrompt(f, req.Params.Arguments["task"])
 		if err != nil {
 			return nil, err
 		}
-		// The client knows the tools by their MCP names.
-		pairs := make([]string, 0, 2*len(tools))
-		for _, t := range tools {
-			pairs = append(pairs, "`"+t.ID+"`", "`"+toolname.Name(t.ID)+"`")
-		}
-		text = strings.NewReplacer(pairs...).Replace(text)
 		return &mcp.GetPromptResult{
 			Description: "Coding prompt for " + f.Language.ID,
 			Messages:    []*mcp.PromptMessage{{Role: "user", Content: &mcp.TextContent{Text: text}}},
 		}, nil
 	}
+}
+
+// codingPrompt is a language's coding prompt with the served tools,
+// named as the client knows them.
+func (s *server) codingPrompt(f *spec.File, task string) (string, error) {
+	tools := s.toolsOf(f.Language.ID)
+	text, err := prompts.Compose(f, tools, task)
+	if err != nil {
+		return "", fmt.Errorf("prompt %s: %w", PromptName(f.Language.ID), err)
+	}
+	return mcpNames(text, tools), nil
 }
 
 func (s *server) addResources(srv *mcp.Server) {
@@ -140,6 +150,19 @@ func (s *server) addResources(srv *mcp.Server) {
 			MIMEType:    "text/markdown",
 		}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
 			return markdown(req.Params.URI, s.languageSummary(f)), nil
+		})
+		srv.AddResource(&mcp.Resource{
+			URI:         LanguagePromptURI(f.Language.ID),
+			Name:        PromptName(f.Language.ID) + ".md",
+			Title:       "Prompt " + PromptName(f.Language.ID),
+			Description: "The " + f.Language.ID + " coding prompt (prompt " + PromptName(f.Language.ID) + " without a task): workflow, tools, best practices.",
+			MIMEType:    "text/markdown",
+		}, func(_ context.Context, req *mcp.ReadResourceRequest) (*mcp.ReadResourceResult, error) {
+			text, err := s.codingPrompt(f, "")
+			if err != nil {
+				return nil, err
+			}
+			return markdown(req.Params.URI, text), nil
 		})
 	}
 }

@@ -20,6 +20,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/langhost/langhost/host"
+	"github.com/langhost/langhost/host/agent/roles"
 	"github.com/langhost/langhost/host/detect"
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/host/spec"
@@ -72,6 +73,12 @@ type Options struct {
 	// Logger receives server and SDK logs; the host's logger if nil. It
 	// must not write to stdout when serving stdio.
 	Logger hclog.Logger
+	// Roles, if set, are served as prompts role-<name> (prompts_roles.go);
+	// load them as `langhost roles list` does (prompts.LoadRoles).
+	Roles *roles.Set
+	// PromptsDir is the user's prompt directory (prompts.UserDir) for the
+	// role prompts' system layer.
+	PromptsDir string
 }
 
 // Built-in profiles.
@@ -464,5 +471,6 @@ func instructions(h *host.Host) string {
 		"call has isError set and structuredContent.error.code names the failure class. "+
 		"An edit preview (rename, code_actions, format) returns preview_id: pass it to "+
 		"langhost_apply to write exactly that preview. "+
-		"Prompts <language>-coding give a language's workflow and conventions.", h.Workspace.Dir())
+		"Prompts <language>-coding give a language's workflow and conventions; prompts role-<role> "+
+		"the system prompt of an agent role (planner, coder, reviewer, ...).", h.Workspace.Dir())
 }
