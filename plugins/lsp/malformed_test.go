@@ -118,7 +118,17 @@ func TestMalformedServerOutput(t *testing.T) {
 func TestOddButWellFormedMessages(t *testing.T) {
 	c, p := newPair(t, Options{})
 	replies := make(chan message, 8)
+	// The peer's last writes may still be in flight when the calls have
+	// their answers; the test must not end (closing the pipes) before them.
+	done := make(chan struct{})
+	t.Cleanup(func() {
+		select {
+		case <-done:
+		case <-time.After(10 * time.Second): // a failed test left it blocked
+		}
+	})
 	go func() {
+		defer close(done)
 		req := p.read()
 		// A late answer to a canceled request and a repeated one.
 		p.send(map[string]any{"id": 9999, "result": 1})
