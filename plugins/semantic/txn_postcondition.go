@@ -100,11 +100,30 @@ func (c *call) bodyCheck(ref *symbolRef, selEnd int, body string) symbolCheck {
 		if !ok {
 			return fmt.Sprintf("%s has no body after the edit", ref.selector())
 		}
-		if strings.TrimSpace(got) != strings.TrimSpace(body) {
+		want := body
+		if d.python {
+			// Comment lines ending the body lie after the def's range.
+			got, want = dropTrailingComments(got), dropTrailingComments(want)
+		}
+		if strings.TrimSpace(got) != strings.TrimSpace(want) {
 			return fmt.Sprintf("the body of %s is not the new body: the declaration now ends at line %d and the rest of the text lies outside it", ref.selector(), lineOf(text, d.lastLineEnd()))
 		}
 		return ""
 	}
+}
+
+// dropTrailingComments drops the blank and comment lines ending a
+// Python block.
+func dropTrailingComments(s string) string {
+	lines := strings.Split(s, "\n")
+	for len(lines) > 0 {
+		t := strings.TrimSpace(lines[len(lines)-1])
+		if t != "" && !strings.HasPrefix(t, "#") {
+			break
+		}
+		lines = lines[:len(lines)-1]
+	}
+	return strings.Join(lines, "\n")
 }
 
 // adjacentCheck: the anchor still resolves at selEnd and the inserted

@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"encoding/json"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -228,5 +229,41 @@ func TestImportsCheck(t *testing.T) {
 		if tt.reason == "" && got != "" || tt.reason != "" && !strings.Contains(got, tt.reason) {
 			t.Errorf("%s +%v -%v: reason = %q, want %q", tt.lang, tt.add, tt.remove, got, tt.reason)
 		}
+	}
+}
+
+// TestPostconditionsPython: pyright's range of a def ends at its last
+// statement; a body ending in a comment still keeps its promise, and a
+// nested def stays inside.
+func TestPostconditionsPython(t *testing.T) {
+	requireTool(t, "pyright-langserver")
+	root := copyTree(t, filepath.Join("testdata", "pypkg"))
+	e := openEngine(t, root, "python", pyrightConfig)
+	const file = "zoo/animals.py"
+	for _, body := range []string{
+		"sound = \"woof\"\nreturn sound  # loud\n# more to come\n",
+		"def inner() -> str:\n    return \"woof\"\n\nreturn inner()",
+	} {
+		m, err := invokeConfirmed(t, e, "replace_symbol_body", map[string]any{"symbol": "Dog/speak", "file": file, "body": body})
+		if err != nil {
+			t.Fatalf("%q: %v\n%s", body, err, readFile(t, root, file))
+		}
+		if !symbolEditOut(t, m).Applied {
+			t.Fatalf("%q: not applied: %s", body, dump(m))
+		}
+	}
+
+	// Valid Python: a blank line may separate a decorator from its def,
+	// so the inserted decorator becomes Puppy.speak's, not a declaration
+	// before it.
+	before := readFile(t, root, file)
+	_, err := invokeConfirmed(t, e, "insert_before_symbol", map[string]any{"symbol": "Puppy/speak", "file": file, "text": "@staticmethod", "policy": "never"})
+	fe := wantCode(t, err, failure.Postcondition, "")
+	t.Log(fe.Message)
+	if !strings.Contains(fe.Message, "Puppy/speak") {
+		t.Errorf("message %q does not name Puppy/speak", fe.Message)
+	}
+	if readFile(t, root, file) != before {
+		t.Errorf("the file changed:\n%s", readFile(t, root, file))
 	}
 }
