@@ -221,6 +221,9 @@ func importsCheck(lang, text string, add, remove []string) string {
 		if lang == "go" && (strings.HasPrefix(t, "func ") || strings.HasPrefix(t, "type ") || strings.HasPrefix(t, "var ") || strings.HasPrefix(t, "const ")) {
 			break // Go imports come before every declaration
 		}
+		if strings.HasPrefix(t, "//") {
+			continue // a Go comment may quote a path
+		}
 		for _, s := range []string{l, strings.TrimPrefix(l, "import ")} {
 			if syn.is(s) {
 				_, key := syn.line(strings.TrimSpace(s))

@@ -218,6 +218,7 @@ func TestImportsCheck(t *testing.T) {
 		{"go", goText, []string{"os"}, nil, `does not import "os"`}, // a string in a function is no import
 		{"go", goText, nil, []string{"fmt"}, `still imports "fmt"`},
 		{"go", "package p\n\nimport \"fmt\"\n", []string{"fmt"}, nil, ""},
+		{"go", "// Package p wraps\n// \"net/http\"\npackage p\n", []string{"net/http"}, nil, `does not import "net/http"`},
 		{"python", pyText, []string{"os", "from typing import List"}, []string{"sys"}, ""},
 		{"python", pyText, nil, []string{"os"}, `still imports "os"`},
 		{"python", pyText, []string{"sys"}, nil, `does not import "sys"`}, // indented: not the file's import
