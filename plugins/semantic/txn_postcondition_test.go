@@ -2,6 +2,7 @@ package semantic
 
 import (
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -266,5 +267,62 @@ func TestPostconditionsPython(t *testing.T) {
 	}
 	if readFile(t, root, file) != before {
 		t.Errorf("the file changed:\n%s", readFile(t, root, file))
+	}
+}
+
+// TestRenamePostconditionScripted: a server whose rename edit does not
+// make the rename (the scripted Roslyn peer answers with a given edit).
+func TestRenamePostconditionScripted(t *testing.T) {
+	root := t.TempDir()
+	const source = "class A {}\n"
+	writeFile(t, filepath.Join(root, "A.cs"), source)
+	writeFile(t, filepath.Join(root, "Other.cs"), "class Other {}\n")
+	writeFile(t, filepath.Join(root, "App.csproj"), `<Project Sdk="Microsoft.NET.Sdk"></Project>`)
+	editFile := filepath.Join(t.TempDir(), "edit.json")
+	cfg, _ := fakeConfig(t, "roslyn")
+	t.Setenv("FAKEROSLYN_RENAME_EDIT", editFile)
+	e := openEngine(t, root, "csharp", cfg)
+	uri := func(name string) string { return string(lsp.URIFromPath(filepath.Join(root, name))) }
+
+	tests := []struct {
+		name   string
+		edit   map[string]any
+		reason string // "" when the rename is made
+	}{
+		{"another name", map[string]any{uri("A.cs"): []any{map[string]any{"range": rng(0, 6, 0, 7), "newText": "Z"}}},
+			"B does not resolve after renaming A"},
+		{"not the declaring file", map[string]any{uri("Other.cs"): []any{map[string]any{"range": rng(0, 6, 0, 11), "newText": "B"}}},
+			"does not change A.cs, which declares A"},
+		{"a second declaration", map[string]any{uri("A.cs"): []any{map[string]any{"range": rng(0, 10, 0, 10), "newText": "\nclass B {}"}}},
+			"A still resolves after its renaming to B"},
+		{"the rename", map[string]any{uri("A.cs"): []any{map[string]any{"range": rng(0, 6, 0, 7), "newText": "B"}}}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			raw, _ := json.Marshal(map[string]any{"changes": tt.edit})
+			if err := os.WriteFile(editFile, raw, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			_, err := invokeConfirmed(t, e, "rename_symbol", map[string]any{"symbol": "A", "file": "A.cs", "new_name": "B"})
+			if tt.reason == "" {
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := readFile(t, root, "A.cs"); got != "class B {}\n" {
+					t.Errorf("A.cs = %q", got)
+				}
+				return
+			}
+			fe := wantCode(t, err, failure.Postcondition, "")
+			if !strings.Contains(fe.Message, tt.reason) {
+				t.Errorf("message %q, want %q", fe.Message, tt.reason)
+			}
+			if got := readFile(t, root, "A.cs"); got != source {
+				t.Errorf("A.cs = %q; nothing should be written", got)
+			}
+			if got := readFile(t, root, "Other.cs"); got != "class Other {}\n" {
+				t.Errorf("Other.cs = %q; nothing should be written", got)
+			}
+		})
 	}
 }
