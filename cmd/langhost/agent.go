@@ -210,6 +210,9 @@ func newAgentStatusCmd(f *factory) *cobra.Command {
 					{"tokens", fmt.Sprintf("%d in, %d out", st.Tokens.InputTokens, st.Tokens.OutputTokens)},
 					{"stop reason", st.StopReason}, {"task", st.Task}, {"transcript", st.Transcript},
 				}
+				if st.Error != "" {
+					rows = append(rows, []string{"error", printable(st.Error)})
+				}
 				return table(w, rows)
 			})
 		},

@@ -3,12 +3,15 @@ package main
 import (
 	"encoding/json"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/langhost/langhost/host/agent/modeltest"
 	"github.com/langhost/langhost/host/agent/session"
+	"github.com/langhost/langhost/host/agent/transcript"
+	"github.com/langhost/langhost/internal/workspace"
 )
 
 // agentWorkspace is a Go module whose Add subtracts.
@@ -240,4 +243,52 @@ func TestAgentRunTextIsPrintable(t *testing.T) {
 	if o.code != 0 || strings.ContainsAny(o.stdout, "\x1b\x07") || !strings.Contains(o.stdout, "answer: done") {
 		t.Fatalf("exit %d, stdout %q", o.code, o.stdout)
 	}
+}
+
+// A run whose process was killed (no run_end) shows as crashed, not as
+// running forever.
+func TestAgentStatusCrashedRun(t *testing.T) {
+	c := newCLI(t)
+	c.ws = agentWorkspace(t)
+	ws, err := workspace.New(c.ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	w, err := transcript.Create(ws, "run-killed", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// A process that ran and is gone stands for the killed `agent run`.
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dead := exec.Command(exe, "-test.run=^$")
+	if err := dead.Run(); err != nil {
+		t.Fatal(err)
+	}
+	host, _ := os.Hostname()
+	for _, ev := range []transcript.Event{
+		{Type: transcript.RunStart, Run: "run-killed", Agent: "go-coding", Task: "fix it", PID: dead.Process.Pid, Host: host},
+		{Type: transcript.RoleChange, To: "coder", Reason: "single-agent run"},
+		{Type: transcript.ToolCall, Role: "coder", Step: 2, Tool: "go_build"},
+	} {
+		if err := w.Write(ev); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w.Close()
+
+	o := c.run("agent", "status")
+	if o.code != 0 || o.env.Data.(map[string]any)["state"] != "crashed" || o.env.Data.(map[string]any)["stop_reason"] != "crashed" {
+		t.Fatalf("exit %d, status %v\n%s", o.code, o.env.Data, o.stderr)
+	}
+	c.json = false
+	o = c.run("agent", "status", "run-killed")
+	for _, want := range []string{"state        crashed", "role         coder", "stop reason  crashed", "killed or crashed"} {
+		if !strings.Contains(o.stdout, want) {
+			t.Errorf("status lacks %q:\n%s", want, o.stdout)
+		}
+	}
+	t.Logf("langhost agent status:\n%s", o.stdout)
 }

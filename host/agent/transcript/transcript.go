@@ -62,6 +62,14 @@ type Event struct {
 	Task     string `json:"task,omitempty"`
 	Provider string `json:"provider,omitempty"`
 	Model    string `json:"model,omitempty"`
+	// PID, Host and ProcStart identify the process running the run (set
+	// by Writer.Write), so that status can tell a run whose process died
+	// without a run_end from one still going. ProcStart is the process's
+	// start time in clock ticks after boot (Linux; 0 elsewhere): a pid
+	// reused by another process does not pass for the run's.
+	PID       int    `json:"pid,omitempty"`
+	Host      string `json:"host,omitempty"`
+	ProcStart uint64 `json:"proc_start,omitempty"`
 
 	// message
 	Message *model.Message `json:"message,omitempty"`
@@ -163,6 +171,10 @@ func (w *Writer) Write(ev Event) error {
 	}
 	w.seq++
 	ev.Seq = w.seq
+	if ev.Type == RunStart && ev.PID == 0 {
+		ev.PID, ev.ProcStart = os.Getpid(), procStart(os.Getpid())
+		ev.Host, _ = os.Hostname()
+	}
 	if ev.Time.IsZero() {
 		ev.Time = time.Now().UTC()
 	}
@@ -270,7 +282,7 @@ type Status struct {
 	Agent       string      `json:"agent"`
 	Workflow    string      `json:"workflow,omitempty"`
 	Task        string      `json:"task"`
-	State       string      `json:"state"` // running or finished
+	State       string      `json:"state"` // running, finished or crashed
 	Role        string      `json:"role"`  // the current (or last) role
 	Step        int         `json:"step"`
 	ToolCalls   int         `json:"tool_calls"`
@@ -282,11 +294,24 @@ type Status struct {
 	Started     time.Time   `json:"started"`
 	Updated     time.Time   `json:"updated"`
 	Transcript  string      `json:"transcript"`
+	// PID is the process running (or that ran) the run, if recorded.
+	PID int `json:"pid,omitempty"`
 }
 
-// Summarize folds events into a Status.
+// Run states and the stop reason of a crashed run.
+const (
+	StateRunning  = "running"
+	StateFinished = "finished"
+	StateCrashed  = "crashed"
+)
+
+// Summarize folds events into a Status. A run without run_end whose
+// process is gone (killed, crashed, the machine rebooted) is crashed, not
+// running: it checks the process recorded in run_start when that process
+// ran on this host.
 func Summarize(path string, events []Event) Status {
-	s := Status{State: "running", Transcript: path}
+	s := Status{State: StateRunning, Transcript: path}
+	var start Event
 	for _, ev := range events {
 		s.Updated = ev.Time
 		if ev.Role != "" {
@@ -295,7 +320,8 @@ func Summarize(path string, events []Event) Status {
 		s.Step = max(s.Step, ev.Step)
 		switch ev.Type {
 		case RunStart:
-			s.Run, s.Agent, s.Workflow, s.Task, s.Started = ev.Run, ev.Agent, ev.Workflow, ev.Task, ev.Time
+			s.Run, s.Agent, s.Workflow, s.Task, s.Started, s.PID = ev.Run, ev.Agent, ev.Workflow, ev.Task, ev.Time, ev.PID
+			start = ev
 		case ModelCall:
 			if ev.Usage != nil {
 				s.Tokens.InputTokens += ev.Usage.InputTokens
@@ -308,8 +334,25 @@ func Summarize(path string, events []Event) Status {
 		case RoleChange:
 			s.Role = ev.To
 		case RunEnd:
-			s.State, s.StopReason, s.Answer, s.Error = "finished", ev.StopReason, ev.Answer, ev.Error
+			s.State, s.StopReason, s.Answer, s.Error = StateFinished, ev.StopReason, ev.Answer, ev.Error
 		}
 	}
+	if s.State == StateRunning && processGone(start) {
+		s.State, s.StopReason = StateCrashed, StateCrashed
+		s.Error = fmt.Sprintf("the run's process (pid %d) ended without finishing the run: it was killed or crashed", start.PID)
+	}
 	return s
+}
+
+// processGone reports whether the process that wrote run_start has
+// certainly exited. Unknown (no pid, another host, no way to check) is
+// not gone: a run must not be called crashed while it may be going.
+func processGone(start Event) bool {
+	if start.PID <= 0 {
+		return false
+	}
+	if host, err := os.Hostname(); err != nil || host != start.Host {
+		return false
+	}
+	return exited(start.PID, start.ProcStart)
 }
