@@ -87,6 +87,9 @@ func (c *call) symbolEdit(ctx context.Context, op string, addr symbolAddress, op
 		Trace: []string{fmt.Sprintf("%s %s in %s", op, ref.selector(), rel)},
 		Lock:  []string{target},
 		Postcondition: func(ctx context.Context, overlays map[string]*document) (string, error) {
+			if check == nil {
+				return "", nil
+			}
 			return c.checkSymbols(ctx, overlays, proposed[0], check)
 		},
 		Propose: func(ctx context.Context) ([]fileChange, error) {
