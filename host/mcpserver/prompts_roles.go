@@ -138,3 +138,26 @@ func mcpNames(text string, tools []*registry.Tool) string {
 	}
 	return strings.NewReplacer(pairs...).Replace(text)
 }
+
+// complete offers the served languages for a prompt's language argument
+// (completion/complete), so that a client can show the choices.
+func (S *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+	res := &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}
+	p := req.Params
+	if p == nil || p.Ref == nil || p.Ref.Type != "ref/prompt" || p.Argument.Name != "language" {
+		return res, nil
+	}
+	S.genMu.RLock()
+	g := S.gen
+	S.genMu.RUnlock()
+	if g == nil {
+		return res, nil
+	}
+	for _, f := range g.languages() {
+		if strings.HasPrefix(f.Language.ID, p.Argument.Value) {
+			res.Completion.Values = append(res.Completion.Values, f.Language.ID)
+		}
+	}
+	res.Completion.Total = len(res.Completion.Values)
+	return res, nil
+}

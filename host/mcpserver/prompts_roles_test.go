@@ -122,6 +122,15 @@ func TestRolePromptErrors(t *testing.T) {
 			t.Errorf("role-coder: language not required with two languages served")
 		}
 	}
+	for prefix, want := range map[string][]string{"": {"demo", "go"}, "g": {"go"}, "x": {}} {
+		res, err := cs.Complete(context.Background(), &mcp.CompleteParams{
+			Ref:      &mcp.CompleteReference{Type: "ref/prompt", Name: "role-coder"},
+			Argument: mcp.CompleteParamsArgument{Name: "language", Value: prefix},
+		})
+		if err != nil || !slices.Equal(res.Completion.Values, want) {
+			t.Errorf("complete language %q = %+v, %v; want %v", prefix, res, err, want)
+		}
+	}
 	if text := promptText(t, cs, "role-reviewer", map[string]string{"language": "go"}); !strings.Contains(text, "## Role: reviewer") {
 		t.Errorf("reviewer prompt for go:\n%s", text)
 	}

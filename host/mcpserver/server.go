@@ -179,7 +179,8 @@ func newServer(h *host.Host, opts Options, load Loader, good *lastGood) (*Server
 			Logger:       slogLogger(log),
 			// No "logging" capability: logs go to stderr, never to the
 			// client. Tools may change (Reload): say so.
-			Capabilities: &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+			Capabilities:      &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
+			CompletionHandler: S.complete,
 		})
 	S.swap(g)
 	return S, nil
