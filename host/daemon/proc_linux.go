@@ -77,22 +77,3 @@ func readProcess(pid int) (Process, bool) {
 	}
 	return p, true
 }
-
-// zombie reports whether pid has exited but was not yet reaped: as good
-// as gone. The main thread of a process shows as a zombie as soon as it
-// exits, while the other threads may still be exiting and holding the
-// process's files (a daemon's socket still accepts connections): the
-// process counts as exited once it is the only task left.
-func zombie(pid int) bool {
-	dir := "/proc/" + strconv.Itoa(pid)
-	stat, err := os.ReadFile(dir + "/stat")
-	if err != nil {
-		return false
-	}
-	end := bytes.LastIndexByte(stat, ')')
-	if end < 0 || len(stat) <= end+2 || stat[end+2] != 'Z' {
-		return false
-	}
-	tasks, err := os.ReadDir(dir + "/task")
-	return err != nil || len(tasks) <= 1
-}

@@ -98,10 +98,4 @@ func spawn(start Command, logPath string) (<-chan error, error) {
 }
 
 // alive reports whether process pid exists and has not exited.
-func alive(pid int) bool {
-	err := syscall.Kill(pid, 0)
-	if err != nil && !errors.Is(err, syscall.EPERM) {
-		return false
-	}
-	return !zombie(pid)
-}
+func alive(pid int) bool { return !procgroup.Exited(pid, 0) }

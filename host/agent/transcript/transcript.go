@@ -11,6 +11,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/langhost/langhost/internal/procgroup"
 	"io"
 	"io/fs"
 	"os"
@@ -172,7 +173,7 @@ func (w *Writer) Write(ev Event) error {
 	w.seq++
 	ev.Seq = w.seq
 	if ev.Type == RunStart && ev.PID == 0 {
-		ev.PID, ev.ProcStart = os.Getpid(), procStart(os.Getpid())
+		ev.PID, ev.ProcStart = os.Getpid(), procgroup.StartTime(os.Getpid())
 		ev.Host, _ = os.Hostname()
 	}
 	if ev.Time.IsZero() {
@@ -354,5 +355,5 @@ func processGone(start Event) bool {
 	if host, err := os.Hostname(); err != nil || host != start.Host {
 		return false
 	}
-	return exited(start.PID, start.ProcStart)
+	return procgroup.Exited(start.PID, start.ProcStart)
 }
