@@ -42,6 +42,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/langhost/langhost/host/toolname"
 	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
@@ -460,7 +461,7 @@ func startLanghost(ctx context.Context, cfg benchConfig) (*langhost, time.Durati
 	if err != nil {
 		return nil, 0, fmt.Errorf("starting langhost mcp: %w", err)
 	}
-	l := &langhost{cmd: cmd, cs: cs, tool: cfg.lang + ".find_references"}
+	l := &langhost{cmd: cmd, cs: cs, tool: toolname.Name(cfg.lang + ".find_references")}
 	if _, err := l.references(ctx, cfg.symbols[0], "standard"); err != nil {
 		l.close()
 		return nil, 0, err
@@ -485,15 +486,13 @@ func (l *langhost) references(ctx context.Context, s symbol, detail string) (sam
 	}
 	var st struct {
 		DurationMS float64 `json:"durationMs"`
-		Data       struct {
-			Total int `json:"total"`
-		} `json:"data"`
+		Total      int     `json:"total"`
 	}
 	raw, _ := json.Marshal(res.StructuredContent)
 	if err := json.Unmarshal(raw, &st); err != nil {
 		return sample{}, err
 	}
-	return sample{d: d, bytes: len(body), refs: st.Data.Total, inner: time.Duration(st.DurationMS * float64(time.Millisecond))}, nil
+	return sample{d: d, bytes: len(body), refs: st.Total, inner: time.Duration(st.DurationMS * float64(time.Millisecond))}, nil
 }
 
 func (l *langhost) pid() int { return l.cmd.Process.Pid }
