@@ -54,6 +54,12 @@ allowed and no file changed since. Spec directories and plugin executables
 are watched: a change reloads the tools and clients are notified; a spec that
 breaks keeps its last good version.
 
+The language servers of the served languages start with the server (and
+again after a reload), so that the first semantic call does not wait for
+them to load the workspace; --prewarm=false (config mcp.prewarm) starts each
+one on its language's first call instead. A server that fails to start is
+logged; the first call reports why.
+
 With --http the server listens on ADDR (a missing host means 127.0.0.1) at
 path /mcp and prints the endpoint URL on stderr. A non-loopback address needs
 a bearer token (config mcp.token or LANGHOST_MCP_TOKEN); when a token is set,
@@ -77,6 +83,7 @@ every request must send "Authorization: Bearer <token>".`,
 	fl.StringArrayVar(&opts.allow, "allow", nil, "serve this tool id or glob even though it needs confirmation, and run it confirmed (repeatable)")
 	fl.BoolVar(&opts.outputSchemas, "output-schemas", false, "include each tool's output schema in tools/list (larger listing)")
 	fl.BoolVar(&opts.watch, "watch", true, "reload the tools when spec files or plugin executables change")
+	fl.Bool("prewarm", true, "start the served languages' language servers now, not on the first call (config mcp.prewarm)")
 	fl.DurationVar(&opts.progressInterval, "progress-interval", mcpserver.DefaultProgressInterval, "period of \"running for Ns\" progress notifications")
 	return cmd
 }
@@ -152,6 +159,11 @@ func serveMCP(cmd *cobra.Command, opts *mcpOptions) error {
 		return err
 	}
 	defer srv.Close()
+	if cfg.MCPPrewarm {
+		// While the client connects and lists tools, the language
+		// servers load the workspace (seconds for gopls).
+		srv.Prewarm()
+	}
 	warnProblems(opts.f, srv.Host().Specs.Problems)
 	reportSurface(opts, srv)
 	if opts.watch {

@@ -69,6 +69,7 @@ var Keys = []Key{
 	{Name: "mcp.profile", Default: "", Description: "tools `langhost mcp` serves: readonly, edit, all or a name from mcp.profiles (default: every tool of the detected languages)", Workspace: true},
 	{Name: "mcp.profiles", Default: map[string]any{}, Description: "named tool sets for mcp.profile: name -> list of tool id globs or category:NAME",
 		Grants: "defines which tools a profile serves"},
+	{Name: "mcp.prewarm", Flag: "prewarm", Default: true, Description: "`langhost mcp` starts the served languages' language servers at start-up, not on the first call", Workspace: true},
 	{Name: "daemon.enabled", Env: "LANGHOST_DAEMON", Default: true, Description: "serve semantic tools of `langhost run` from a per-workspace background daemon",
 		Grants: "decides whether a background process outlives the command"},
 	{Name: "daemon.idle_timeout", Default: "10m", Description: "a daemon exits after this long without calls", Tighten: true,
@@ -93,6 +94,9 @@ type Config struct {
 	// MCPProfile and MCPProfiles select the tools `langhost mcp` serves.
 	MCPProfile  string
 	MCPProfiles map[string][]string
+	// MCPPrewarm makes `langhost mcp` start the served languages' plugins
+	// and language servers when it starts.
+	MCPPrewarm bool
 	// Daemon lets `langhost run` send semantic calls to a per-workspace
 	// daemon that keeps language servers warm between calls.
 	Daemon            bool
@@ -250,6 +254,9 @@ func Load(paths Paths, flags *pflag.FlagSet, env func(string) (string, bool)) (*
 	if c.MCPProfiles, err = profiles(v.Get("mcp.profiles")); err != nil {
 		return nil, fmt.Errorf("mcp.profiles (from %s): %w", c.origins["mcp.profiles"], err)
 	}
+	if c.MCPPrewarm, err = toBool(v.Get("mcp.prewarm")); err != nil {
+		return nil, fmt.Errorf("mcp.prewarm (from %s): %w", c.origins["mcp.prewarm"], err)
+	}
 	c.MaxOutput = v.GetInt("max_output")
 	c.SpecMaxSize = v.GetInt64("spec.max_size")
 	d, err := time.ParseDuration(v.GetString("timeout"))
@@ -379,6 +386,7 @@ func (c *Config) Values() map[string]any {
 		"mcp.token":           redact(c.MCPToken),
 		"mcp.profile":         c.MCPProfile,
 		"mcp.profiles":        c.MCPProfiles,
+		"mcp.prewarm":         c.MCPPrewarm,
 		"daemon.enabled":      c.Daemon,
 		"daemon.idle_timeout": c.DaemonIdleTimeout.String(),
 		"spec.max_size":       c.SpecMaxSize,

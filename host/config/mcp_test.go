@@ -53,3 +53,62 @@ func TestMCPProfileFromUntrustedWorkspace(t *testing.T) {
 		t.Errorf("profiles %v ignored %v", c.MCPProfiles, c.Ignored)
 	}
 }
+
+// mcp.prewarm grants nothing (the servers would start on the first call
+// anyway), so an untrusted workspace may turn it off; a flag beats it.
+func TestMCPPrewarm(t *testing.T) {
+	tests := []struct {
+		name      string
+		user, ws  string
+		env, flag string
+		want      bool
+		wantErr   string
+	}{
+		{name: "default", want: true},
+		{name: "user off", user: "mcp:\n  prewarm: false\n", want: false},
+		{name: "untrusted workspace off", ws: "mcp:\n  prewarm: false\n", want: false},
+		{name: "env off", env: "0", want: false},
+		{name: "flag beats workspace", ws: "mcp:\n  prewarm: false\n", flag: "true", want: true},
+		{name: "not a boolean", ws: "mcp:\n  prewarm: sometimes\n", wantErr: `mcp.prewarm (from `},
+		{name: "bad env", env: "maybe", wantErr: "mcp.prewarm (from env LANGHOST_MCP_PREWARM)"},
+		{name: "misspelt", user: "mcp:\n  prewarn: false\n", wantErr: `did you mean "mcp.prewarm"`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s := newSetup(t)
+			s.flags.Bool("prewarm", true, "")
+			if tt.user != "" {
+				if err := os.WriteFile(s.paths.User, []byte(tt.user), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if tt.ws != "" {
+				s.write(".langhost.yaml", tt.ws)
+			}
+			if tt.env != "" {
+				s.env["LANGHOST_MCP_PREWARM"] = tt.env
+			}
+			if tt.flag != "" {
+				if err := s.flags.Set("prewarm", tt.flag); err != nil {
+					t.Fatal(err)
+				}
+			}
+			c, err := s.load()
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("err = %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if c.MCPPrewarm != tt.want {
+				t.Errorf("prewarm = %v, want %v (origin %s)", c.MCPPrewarm, tt.want, c.Origin("mcp.prewarm"))
+			}
+			if len(c.Ignored) != 0 {
+				t.Errorf("ignored %v", c.Ignored)
+			}
+		})
+	}
+}

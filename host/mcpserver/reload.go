@@ -49,6 +49,10 @@ func (S *Server) Reload(ctx context.Context) (changed bool, err error) {
 	}
 	changed = S.swap(g)
 	S.log.Info("reloaded", "tools", len(g.defs), "changed", changed)
+	if S.prewarm.Load() {
+		// The new host has its own plugins: warm them as at start.
+		S.warm(g)
+	}
 	return changed, nil
 }
 

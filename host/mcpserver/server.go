@@ -16,6 +16,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -112,6 +113,14 @@ type Server struct {
 	reloadMu sync.Mutex // serialises reloads
 	genMu    sync.RWMutex
 	gen      *generation
+
+	// ctx lives as long as the server: Close cancels it, which ends the
+	// warms (prewarm.go) that are still starting plugins.
+	ctx     context.Context
+	cancel  context.CancelFunc
+	prewarm atomic.Bool
+	warmMu  sync.Mutex // orders warming.Go after cancel against Close
+	warming sync.WaitGroup
 }
 
 // generation is the state calls run on; calls counts the calls in
@@ -169,6 +178,7 @@ func newServer(h *host.Host, opts Options, load Loader, good *lastGood) (*Server
 		good.log = log
 	}
 	S := &Server{opts: opts, log: log, load: load, good: good, previews: newPreviews(opts.PreviewTTL, opts.MaxPreviews)}
+	S.ctx, S.cancel = context.WithCancel(context.Background())
 	g, err := S.generation(h)
 	if err != nil {
 		return nil, err
@@ -207,8 +217,13 @@ func (S *Server) Summary() (tools int, languages []string, detected []detect.Lan
 	return len(S.gen.defs), S.gen.langs, S.gen.detected
 }
 
-// Close closes the current host (its plugins) once its calls are done.
+// Close closes the current host (its plugins) once its calls are done,
+// and stops the warms in progress.
 func (S *Server) Close() error {
+	S.warmMu.Lock()
+	S.cancel()
+	S.warmMu.Unlock()
+	defer S.warming.Wait() // they end once the host's plugins are closed
 	S.genMu.Lock()
 	g := S.gen
 	S.gen = nil

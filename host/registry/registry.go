@@ -66,6 +66,14 @@ type Handler interface {
 	Call(ctx context.Context, call Call) (*Result, error)
 }
 
+// Warmer is a Handler that can get ready before its first call: a
+// semantic tool starts its plugin and language server, which takes
+// seconds. Handlers that share what Warm prepares (the tools of one
+// language) may be warmed once for all.
+type Warmer interface {
+	Warm(ctx context.Context) error
+}
+
 // Call is one invocation of a tool. Input has been validated against the
 // tool's input schema.
 type Call struct {

@@ -233,6 +233,16 @@ func defaultPacket(f *spec.File, op pluginapi.Operation) string {
 	return f.Packet
 }
 
+// Warm starts the language's plugin, and so its language server, without
+// running an operation (registry.Warmer). Callers that arrive meanwhile
+// share the start (plugins.Manager.Get).
+func (h *pluginOp) Warm(ctx context.Context) error {
+	_, err := h.manager.Get(ctx, h.spec, nil)
+	return err
+}
+
+var _ registry.Warmer = (*pluginOp)(nil)
+
 func (h *pluginOp) Call(ctx context.Context, call registry.Call) (*registry.Result, error) {
 	start := time.Now()
 	progress := func(p pluginapi.Progress) {
