@@ -27,7 +27,7 @@ func TestNamedPipeIsNotRead(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s := &session{e: &Engine{ws: ws, root: ws.Dir()}, docs: map[string]*document{}, outlines: newOutlineCache(8, 1<<20)}
+	s := &session{e: &Engine{ws: ws, root: ws.Dir()}, docs: map[string]*document{}, files: newFileCache(8, 1<<20)}
 	real := filepath.Join(ws.Dir(), "pipe.go")
 	done := make(chan error, 2)
 	go func() {

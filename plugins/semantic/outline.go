@@ -1,14 +1,11 @@
 package semantic
 
 import (
-	"container/list"
 	"context"
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"strings"
-	"sync"
 	"unicode/utf8"
 
 	"github.com/langhost/langhost/plugins/lsp"
@@ -20,12 +17,13 @@ import (
 // from a document left open in the server: Go files are parsed in-process
 // the way gopls builds its document symbols, other files are asked of the
 // server with one textDocument/documentSymbol request. Either way an
-// outline is computed once per file state and kept in a bounded LRU.
+// outline is computed once per file state and kept, with the file's
+// content, in a bounded LRU (filecache.go).
 
-// Bounds of the outline cache and of reference enrichment.
+// Bounds of the file cache and of reference enrichment.
 const (
-	maxOutlineEntries = 4096
-	maxOutlineBytes   = 32 << 20
+	maxCachedFiles = 4096
+	maxCacheBytes  = 32 << 20
 	// enrichWorkers bounds the files read and outlined at once for one
 	// query: enough to hide disk latency without starving the server.
 	enrichWorkers = 4
@@ -50,15 +48,14 @@ const (
 // outline returns the declarations of a file: f as session.read or a
 // document returns it.
 func (c *call) outline(ctx context.Context, f fileContent) ([]lsp.DocumentSymbol, error) {
-	path, fi := f.path, f.info
-	if syms, ok := c.s.outlines.get(path, fi); ok {
+	if syms, ok := c.s.files.outline(f); ok {
 		return syms, nil
 	}
 	var syms []lsp.DocumentSymbol
-	if c.s.languageID(path) == "go" {
+	if c.s.languageID(f.path) == "go" {
 		syms = goOutline(f.mapper.Content())
 	} else {
-		err := c.s.withDocument(ctx, path, func(doc *document) error {
+		err := c.s.withDocument(ctx, f.path, func(doc *document) error {
 			var err error
 			syms, err = c.documentSymbols(ctx, doc)
 			return err
@@ -67,77 +64,8 @@ func (c *call) outline(ctx context.Context, f fileContent) ([]lsp.DocumentSymbol
 			return nil, err
 		}
 	}
-	c.s.outlines.put(path, fi, syms)
+	c.s.files.putOutline(f, syms)
 	return syms, nil
-}
-
-// outlineCache is an LRU of outlines bounded in entries and estimated
-// bytes. An entry is valid while its file keeps its inode, size and
-// modification time.
-type outlineCache struct {
-	mu         sync.Mutex
-	maxEntries int
-	maxBytes   int
-	bytes      int
-	order      *list.List // of *outlineEntry, most recently used first
-	byPath     map[string]*list.Element
-}
-
-type outlineEntry struct {
-	path string
-	info os.FileInfo
-	syms []lsp.DocumentSymbol
-	cost int
-}
-
-func newOutlineCache(maxEntries, maxBytes int) *outlineCache {
-	return &outlineCache{maxEntries: maxEntries, maxBytes: maxBytes, order: list.New(), byPath: map[string]*list.Element{}}
-}
-
-func (oc *outlineCache) get(path string, fi os.FileInfo) ([]lsp.DocumentSymbol, bool) {
-	oc.mu.Lock()
-	defer oc.mu.Unlock()
-	el, ok := oc.byPath[path]
-	if !ok {
-		return nil, false
-	}
-	ent := el.Value.(*outlineEntry)
-	if fileChanged(ent.info, fi) {
-		oc.removeLocked(el)
-		return nil, false
-	}
-	oc.order.MoveToFront(el)
-	return ent.syms, true
-}
-
-func (oc *outlineCache) put(path string, fi os.FileInfo, syms []lsp.DocumentSymbol) {
-	cost := len(path) + symbolsCost(syms)
-	oc.mu.Lock()
-	defer oc.mu.Unlock()
-	if el, ok := oc.byPath[path]; ok {
-		oc.removeLocked(el)
-	}
-	if cost > oc.maxBytes {
-		return
-	}
-	oc.byPath[path] = oc.order.PushFront(&outlineEntry{path: path, info: fi, syms: syms, cost: cost})
-	oc.bytes += cost
-	for oc.order.Len() > oc.maxEntries || oc.bytes > oc.maxBytes {
-		oc.removeLocked(oc.order.Back())
-	}
-}
-
-func (oc *outlineCache) removeLocked(el *list.Element) {
-	ent := oc.order.Remove(el).(*outlineEntry)
-	delete(oc.byPath, ent.path)
-	oc.bytes -= ent.cost
-}
-
-// len returns the number of entries and their estimated bytes.
-func (oc *outlineCache) len() (entries, bytes int) {
-	oc.mu.Lock()
-	defer oc.mu.Unlock()
-	return oc.order.Len(), oc.bytes
 }
 
 // symbolsCost estimates the memory of symbols: the struct and its strings.

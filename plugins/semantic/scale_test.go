@@ -14,6 +14,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/lsp"
 )
 
@@ -236,70 +237,153 @@ func compareSymbols(prefix string, got, want []lsp.DocumentSymbol) string {
 	return b.String()
 }
 
-func TestOutlineCacheBounds(t *testing.T) {
+func TestFileCache(t *testing.T) {
 	dir := t.TempDir()
-	stat := func(name, content string) (string, os.FileInfo) {
+	old := time.Now().Add(-time.Hour)
+	// write writes a file last modified an hour ago and returns it as
+	// read from disk.
+	write := func(t *testing.T, name, content string) fileContent {
 		t.Helper()
 		p := filepath.Join(dir, name)
 		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, old, old); err != nil {
 			t.Fatal(err)
 		}
 		fi, err := os.Stat(p)
 		if err != nil {
 			t.Fatal(err)
 		}
-		return p, fi
+		return fileContent{path: p, info: fi, mapper: lsp.NewMapper([]byte(content)), fromDisk: true}
 	}
 	sym := func(name string) []lsp.DocumentSymbol { return []lsp.DocumentSymbol{{Name: name}} }
 
 	t.Run("entries", func(t *testing.T) {
-		oc := newOutlineCache(2, 1<<20)
-		a, fa := stat("a.go", "a")
-		b, fb := stat("b.go", "b")
-		c, fc := stat("c.go", "c")
-		oc.put(a, fa, sym("A"))
-		oc.put(b, fb, sym("B"))
-		oc.get(a, fa) // a is now more recent than b
-		oc.put(c, fc, sym("C"))
-		if _, ok := oc.get(b, fb); ok {
+		fc := newFileCache(2, 1<<20)
+		a, b, c := write(t, "a.go", "a"), write(t, "b.go", "b"), write(t, "c.go", "c")
+		fc.putOutline(a, sym("A"))
+		fc.putOutline(b, sym("B"))
+		fc.outline(a) // a is now more recent than b
+		fc.putOutline(c, sym("C"))
+		if _, ok := fc.outline(b); ok {
 			t.Error("the least recently used entry was kept beyond 2 entries")
 		}
-		if _, ok := oc.get(a, fa); !ok {
+		if _, ok := fc.outline(a); !ok {
 			t.Error("a recently used entry was evicted")
 		}
-		if n, _ := oc.len(); n != 2 {
+		if n, _ := fc.len(); n != 2 {
 			t.Errorf("%d entries, want 2", n)
 		}
 	})
 	t.Run("bytes", func(t *testing.T) {
 		big := make([]lsp.DocumentSymbol, 10)
-		cost := symbolsCost(big)
-		oc := newOutlineCache(100, 2*cost+100)
+		f0 := write(t, "f0.go", "x")
+		cost := len(f0.path) + 1 + 8 + symbolsCost(big)
+		fc := newFileCache(100, 2*cost+100)
 		for i := range 5 {
-			p, fi := stat(fmt.Sprintf("f%d.go", i), "x")
-			oc.put(p, fi, big)
+			fc.putOutline(write(t, fmt.Sprintf("f%d.go", i), "x"), big)
 		}
-		if n, bytes := oc.len(); n != 2 || bytes > 2*cost+100 {
+		if n, bytes := fc.len(); n != 2 || bytes > 2*cost+100 {
 			t.Errorf("%d entries of %d bytes, want 2 within %d", n, bytes, 2*cost+100)
 		}
-		huge, fi := stat("huge.go", "x")
-		oc.put(huge, fi, make([]lsp.DocumentSymbol, 100))
-		if _, ok := oc.get(huge, fi); ok {
+		huge := write(t, "huge.go", "x")
+		fc.putOutline(huge, make([]lsp.DocumentSymbol, 100))
+		if _, ok := fc.outline(huge); ok {
 			t.Error("an outline larger than the whole cache was kept")
+		}
+		large := write(t, "large.go", strings.Repeat("x", 3*cost))
+		fc.putContent(large.path, large.info, large.mapper)
+		if _, ok := fc.content(large.path, large.info); ok {
+			t.Error("content larger than the whole cache was kept")
 		}
 	})
 	t.Run("changed file", func(t *testing.T) {
-		oc := newOutlineCache(10, 1<<20)
-		p, fi := stat("d.go", "one")
-		oc.put(p, fi, sym("D"))
-		_, fi2 := stat("d.go", "three")
-		if _, ok := oc.get(p, fi2); ok {
+		fc := newFileCache(10, 1<<20)
+		d := write(t, "d.go", "one")
+		fc.putOutline(d, sym("D"))
+		d2 := write(t, "d.go", "three")
+		if _, ok := fc.outline(d2); ok {
 			t.Error("an outline of a file whose size changed was used")
 		}
-		if n, _ := oc.len(); n != 0 {
+		if _, ok := fc.content(d2.path, d2.info); ok {
+			t.Error("the content of a file whose size changed was used")
+		}
+		if n, _ := fc.len(); n != 0 {
 			t.Errorf("the stale entry was kept (%d entries)", n)
 		}
 	})
+	t.Run("document with other content", func(t *testing.T) {
+		// An open document may hold an edit's text under the disk
+		// file's state: neither its outline nor its content is taken for
+		// the file's.
+		fc := newFileCache(10, 1<<20)
+		e := write(t, "e.go", "package e")
+		overlay := fileContent{path: e.path, info: e.info, mapper: lsp.NewMapper([]byte("package e // edited"))}
+		fc.putOutline(overlay, sym("Edited"))
+		if n, _ := fc.len(); n != 0 {
+			t.Errorf("a document's outline was cached without the disk content (%d entries)", n)
+		}
+		fc.putContent(e.path, e.info, e.mapper)
+		fc.putOutline(overlay, sym("Edited"))
+		if _, ok := fc.outline(e); ok {
+			t.Error("the outline of a document's other content was taken for the file's")
+		}
+		if _, ok := fc.outline(overlay); ok {
+			t.Error("the outline of a document's other content was cached")
+		}
+	})
+}
+
+// TestReadCachesOnlySettledFiles checks that session.read serves a file
+// unchanged on disk from the cache, sees a change, and does not cache a
+// file modified so recently that a second write could keep its state.
+func TestReadCachesOnlySettledFiles(t *testing.T) {
+	dir := t.TempDir()
+	ws, err := workspace.New(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := &session{e: &Engine{ws: ws, root: ws.Dir()}, docs: map[string]*document{}, files: newFileCache(8, 1<<20)}
+	p := filepath.Join(ws.Dir(), "a.go")
+	old := time.Now().Add(-time.Hour)
+	write := func(content string, mtime time.Time) {
+		t.Helper()
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, mtime, mtime); err != nil {
+			t.Fatal(err)
+		}
+	}
+	read := func() fileContent {
+		t.Helper()
+		f, err := s.read(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+
+	write("package a\n", old)
+	first, second := read(), read()
+	if first.mapper != second.mapper {
+		t.Error("an unchanged file was read again")
+	}
+	write("package b\n", old.Add(time.Second))
+	if got := string(read().mapper.Content()); got != "package b\n" {
+		t.Errorf("after a change read %q", got)
+	}
+	write("package c\n", time.Now())
+	if n, _ := s.files.len(); n != 1 {
+		t.Fatalf("%d entries before the recent write, want 1", n)
+	}
+	if got := string(read().mapper.Content()); got != "package c\n" {
+		t.Errorf("after a recent change read %q", got)
+	}
+	if n, _ := s.files.len(); n != 0 {
+		t.Errorf("a file modified just now was cached (%d entries)", n)
+	}
 }
 
 // TestReferencesEnrichmentIsCapped checks that a page of more than 200

@@ -40,8 +40,8 @@ type session struct {
 	docs        map[string]*document
 	lastVersion int32 // of any document: a reopened one never reuses a version
 
-	outlines *outlineCache
-	watch    *watcher // nil when the workspace cannot be watched
+	files *fileCache // content and outlines of files read from disk
+	watch *watcher   // nil when the workspace cannot be watched
 
 	txnLocks keyedLock // serialises transactions per file (txn.go)
 	// beforePersist, when set (by tests), runs after a transaction is
@@ -111,7 +111,7 @@ func (d *document) content() []byte { return d.mapper.Content() }
 
 func startSession(ctx context.Context, e *Engine, argv []string) (*session, error) {
 	s := &session{e: e, name: filepath.Base(argv[0]), docs: map[string]*document{},
-		outlines: newOutlineCache(maxOutlineEntries, maxOutlineBytes)}
+		files: newFileCache(maxCachedFiles, maxCacheBytes)}
 	s.dialect = newDialect(e.cfg)
 	// Watching starts before the server so that no change made while it
 	// loads is missed. Without it, calls still work; they only miss
@@ -462,11 +462,11 @@ func (s *session) view(ctx context.Context, path string) (*document, error) {
 			return d, nil
 		}
 	}
-	content, fi, err := readRegular(path, 0)
+	f, err := s.readDisk(path, 0)
 	if err != nil {
 		return nil, failure.Wrap(failure.NotFound, err, "reading %s", path)
 	}
-	return &document{path: path, uri: lsp.URIFromPath(path), info: fi, mapper: lsp.NewMapper(content)}, nil
+	return &document{path: path, uri: lsp.URIFromPath(path), info: f.info, mapper: f.mapper}, nil
 }
 
 // readsDisk reports whether the server answers requests about files it was
@@ -675,26 +675,50 @@ func (s *session) peek(path string) (*lsp.Mapper, error) {
 
 // fileContent is a file's content as the server sees it.
 type fileContent struct {
-	path   string      // real path inside the workspace
-	info   os.FileInfo // of the content
-	mapper *lsp.Mapper
+	path     string      // real path inside the workspace
+	info     os.FileInfo // of the file on disk
+	mapper   *lsp.Mapper
+	fromDisk bool // the content was read from disk, not an open document's
 }
 
 // read is peek that also returns the file's real path and state.
 func (s *session) read(path string) (fileContent, error) {
 	if d := s.openDoc(path); d != nil {
-		return fileContent{d.path, d.info, d.mapper}, nil
+		return fileContent{path: d.path, info: d.info, mapper: d.mapper}, nil
 	}
 	real, err := s.e.ws.ResolveRead("", path)
 	if err != nil {
 		return fileContent{}, err
 	}
-	content, fi, err := readRegular(real, maxPeekSize)
+	return s.readDisk(real, maxPeekSize)
+}
+
+// readDisk reads the regular file at path, a real path inside the
+// workspace, of at most limit bytes (0: no limit), through the file cache:
+// a file unchanged since it was last read costs one stat.
+func (s *session) readDisk(path string, limit int64) (fileContent, error) {
+	if fi, err := os.Stat(path); err == nil && fi.Mode().IsRegular() && (limit <= 0 || fi.Size() <= limit) {
+		if m, ok := s.files.content(path, fi); ok {
+			return fileContent{path: path, info: fi, mapper: m, fromDisk: true}, nil
+		}
+	}
+	content, fi, err := readRegular(path, limit)
 	if err != nil {
 		return fileContent{}, err
 	}
-	return fileContent{real, fi, lsp.NewMapper(content)}, nil
+	f := fileContent{path: path, info: fi, mapper: lsp.NewMapper(content), fromDisk: true}
+	if time.Since(fi.ModTime()) > racyWindow {
+		s.files.putContent(path, fi, f.mapper)
+	}
+	return f, nil
 }
+
+// racyWindow is how recently a file may have been modified and still be
+// cached. File systems keep modification times at a clock tick's
+// granularity, so a file written twice within one tick with the same size
+// looks unchanged; one modified this recently may still be being written
+// (as git treats "racily clean" index entries).
+const racyWindow = 2 * time.Second
 
 // maxPeekSize bounds the files read for output (line text, containing
 // members) of locations a server reports; the server's positions are kept

@@ -74,7 +74,7 @@ func (c *call) resolveTarget(ctx context.Context, t Target) (*resolved, error) {
 		return nil, err
 	}
 	r := &resolved{doc: doc, pos: pos}
-	if syms, err := c.outline(ctx, fileContent{doc.path, doc.info, doc.mapper}); err == nil {
+	if syms, err := c.outline(ctx, fileContent{path: doc.path, info: doc.info, mapper: doc.mapper}); err == nil {
 		if inner := declarationNamedAt(syms, pos); inner != nil {
 			r.name, r.declared = inner.Name, true
 		}
