@@ -28,10 +28,14 @@ func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagno
 	var created []*document
 	finish = func(keep bool) {
 		ctx := context.WithoutCancel(ctx)
+		var restored []*document
 		if !keep {
 			for i, d := range docs {
 				if d != nil && !changes[i].create {
-					c.s.overlay(ctx, d, changes[i].old)
+					if err := c.s.overlay(ctx, d, changes[i].old); err != nil {
+						c.e.log.Debug("restoring an overlay", "file", d.path, "error", err)
+					}
+					restored = append(restored, d)
 				}
 			}
 		}
@@ -39,6 +43,14 @@ func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagno
 			if err := c.s.srv.Notify(ctx, "textDocument/didClose", map[string]any{"textDocument": lsp.TextDocumentIdentifier{URI: d.uri}}); err != nil {
 				c.e.log.Debug("closing an overlay", "file", d.path, "error", err)
 			}
+		}
+		// The next transaction's "before" waits for publications of the
+		// restored state, not of one between two restores or closes.
+		if len(created) == 0 {
+			restored = sentBefore(restored)
+		}
+		if err := c.s.settle(ctx, restored); err != nil {
+			c.e.log.Debug("settling restored overlays", "error", err)
 		}
 	}
 
@@ -81,7 +93,13 @@ func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagno
 		created = append(created, d)
 	}
 
-	// After.
+	// After: publications computed from the state with every change
+	// applied, not from one in between.
+	if !pull {
+		if err := c.s.settle(ctx, sentBefore(docs)); err != nil {
+			return delta, nil, finish, err
+		}
+	}
 	after, err := c.diagnosticsOf(ctx, docs, pull)
 	if err != nil {
 		return delta, nil, finish, err
@@ -276,6 +294,43 @@ func (s *session) overlay(ctx context.Context, d *document, content []byte) erro
 		return nil
 	}
 	return s.changeLocked(ctx, d, content, d.info)
+}
+
+// settle makes the server's next publication for each of docs one
+// computed after every change sent so far. A server that pushes
+// diagnostics publishes each file as it goes: after a two-file change the
+// first file's latest publication, carrying that file's current version,
+// may come from the state in which the second file had not changed yet,
+// and a server need not publish it again once done (gopls publishes only
+// what differs, and dependents after a delay). settle sends each document
+// again, unchanged, under a new version: a publication carrying that
+// version, which diagnosticsOf waits for, is computed from a state that
+// includes everything sent before it.
+func (s *session) settle(ctx context.Context, docs []*document) error {
+	s.docMu.Lock()
+	defer s.docMu.Unlock()
+	for _, d := range docs {
+		if err := s.changeLocked(ctx, d, d.content(), d.info); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// sentBefore returns the documents of docs, in the order they were sent
+// (nil entries skipped), but the last one: the ones sent before another,
+// whose latest publication may predate it. The last one needs no settle.
+func sentBefore(docs []*document) []*document {
+	var out []*document
+	for _, d := range docs {
+		if d != nil {
+			out = append(out, d)
+		}
+	}
+	if len(out) > 0 {
+		out = out[:len(out)-1]
+	}
+	return out
 }
 
 // openOverlay opens a document for a file that does not exist on disk yet.
