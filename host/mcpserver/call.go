@@ -136,13 +136,17 @@ type structured struct {
 }
 
 // MarshalJSON writes the result's object with ok and error set; without
-// it the embedded Result's own MarshalJSON would drop them.
+// it the embedded Result's own MarshalJSON would drop them. A successful
+// result is written as it is, with ok: decoding a large result into a map
+// to add keys costs more than the rest of the call.
 func (s structured) MarshalJSON() ([]byte, error) {
 	fields := map[string]json.RawMessage{}
 	if s.Result != nil {
-		b, err := json.Marshal(s.Result)
-		if err != nil {
-			return nil, err
+		r := *s.Result
+		r.OK = s.OK
+		b, err := json.Marshal(r)
+		if err != nil || s.Error == nil {
+			return b, err
 		}
 		if err := json.Unmarshal(b, &fields); err != nil {
 			return nil, err
