@@ -1,6 +1,7 @@
 package semantic
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"path/filepath"
@@ -47,7 +48,7 @@ func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagno
 		// The next transaction's "before" waits for publications of the
 		// restored state, not of one between two restores or closes.
 		if len(created) == 0 {
-			restored = sentBefore(restored)
+			restored = c.s.sentBefore(restored)
 		}
 		if err := c.s.settle(ctx, restored); err != nil {
 			c.e.log.Debug("settling restored overlays", "error", err)
@@ -67,6 +68,13 @@ func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagno
 			return delta, nil, finish, fieldErr(failure.Precondition, "file", "%s changed on disk since the edit was computed; nothing was written", ch.rel)
 		}
 		docs[i] = d
+	}
+	// Opening or syncing the files one after another has the same hazard
+	// as applying the changes: see settle.
+	if !pull {
+		if err := c.s.settle(ctx, c.s.sentBefore(docs)); err != nil {
+			return delta, nil, finish, err
+		}
 	}
 	before, err := c.diagnosticsOf(ctx, docs, pull)
 	if err != nil {
@@ -96,7 +104,7 @@ func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagno
 	// After: publications computed from the state with every change
 	// applied, not from one in between.
 	if !pull {
-		if err := c.s.settle(ctx, sentBefore(docs)); err != nil {
+		if err := c.s.settle(ctx, c.s.sentBefore(docs)); err != nil {
 			return delta, nil, finish, err
 		}
 	}
@@ -317,16 +325,20 @@ func (s *session) settle(ctx context.Context, docs []*document) error {
 	return nil
 }
 
-// sentBefore returns the documents of docs, in the order they were sent
-// (nil entries skipped), but the last one: the ones sent before another,
-// whose latest publication may predate it. The last one needs no settle.
-func sentBefore(docs []*document) []*document {
+// sentBefore returns the documents of docs (nil entries skipped) but the
+// one sent last, which has the highest version: those whose latest
+// publication may predate a change sent after theirs. The last one needs
+// no settle.
+func (s *session) sentBefore(docs []*document) []*document {
 	var out []*document
 	for _, d := range docs {
 		if d != nil {
 			out = append(out, d)
 		}
 	}
+	s.docMu.Lock()
+	defer s.docMu.Unlock()
+	slices.SortStableFunc(out, func(a, b *document) int { return cmp.Compare(a.version, b.version) })
 	if len(out) > 0 {
 		out = out[:len(out)-1]
 	}

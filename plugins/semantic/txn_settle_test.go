@@ -16,6 +16,7 @@ import (
 	"testing"
 
 	"github.com/langhost/langhost/plugins/lsp"
+	"github.com/langhost/langhost/plugins/pluginapi"
 )
 
 // burnCPU keeps every processor busy until the test ends, so that the
@@ -277,5 +278,24 @@ func TestTxnMultiFileAfterIsFinalState(t *testing.T) {
 	}
 	if a, b := readFile(t, root, "a.lag"), readFile(t, root, "b.lag"); a != "use Box\n" || b != "def Box\n" {
 		t.Errorf("after the rename a.lag = %q, b.lag = %q", a, b)
+	}
+}
+
+// BenchmarkTransactionTwoFiles measures a two-file transaction on a warm
+// gopls: the rename square.Square -> Box (calc.go and square.go) as a dry
+// run, which settles the first file before the "after".
+func BenchmarkTransactionTwoFiles(b *testing.B) {
+	requireTool(b, "gopls")
+	root := copyTree(b, filepath.Join("testdata", "gomod"))
+	e := openEngine(b, root, "go", goplsConfig)
+	in, _ := json.Marshal(map[string]any{"file": "square/square.go", "line": 5, "column": 6, "newName": "Box", "dry_run": true})
+	run := func(b *testing.B) {
+		if _, err := e.Invoke(context.Background(), pluginapi.InvokeRequest{Operation: "rename", Input: in}, nil); err != nil {
+			b.Fatal(err)
+		}
+	}
+	run(b) // warm up
+	for b.Loop() {
+		run(b)
 	}
 }
