@@ -237,3 +237,21 @@ func TestMCPPrewarmReload(t *testing.T) {
 		t.Errorf("after the reload and a call: plugins %v, gopls %v", plugins, gopls)
 	}
 }
+
+// With --profile all every language's tools are served, but only the
+// languages the workspace uses are warmed: a Go module gets gopls, not
+// pyright, typescript-language-server or clangd.
+func TestMCPPrewarmProfileAllWarmsDetectedLanguages(t *testing.T) {
+	requireGopls(t)
+	s, cs := startStdioServer(t, semanticFixture(t), "--profile", "all")
+	waitGopls(t, s)
+	tools := listTools(t, cs)
+	if tools["python_find_references"] == nil || tools["go_find_references"] == nil {
+		t.Fatalf("--profile all does not serve every language's semantic tools; stderr:\n%s", s.stderr)
+	}
+	// Warms start together: another language's plugin would be up by the
+	// time gopls is.
+	if plugins, _ := pluginGopls(t, s.cmd.Process.Pid); len(plugins) != 1 {
+		t.Errorf("plugins %v, want go's alone", plugins)
+	}
+}
