@@ -235,7 +235,15 @@ func (s *session) checks(path string) bool {
 
 // goplsDiagnoseFiles is gopls's command that diagnoses the whole snapshot
 // of the given files (their dependents included) and answers once every
-// diagnostic is published: a barrier instead of a quiet time.
+// diagnostic is published: a barrier instead of a quiet time. From
+// gopls v0.23.0's source (server/command.go DiagnoseFiles,
+// server/diagnostics.go): it runs after every earlier didChange was
+// applied (notifications are handled in order), diagnoses the view's
+// latest snapshot synchronously and publishes before it answers; a pass
+// over an older snapshot is cancelled by the next change and never
+// replaces diagnostics stored for a newer one. A publication is sent only
+// when a file's diagnostics differ from the last one sent (or the file
+// just changed), tagged with the file's version in the diagnosed snapshot.
 const goplsDiagnoseFiles = "gopls.diagnose_files"
 
 // diagnoseAll asks a server that offers a diagnosis barrier to publish
