@@ -15,6 +15,8 @@ import (
 	"strings"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
+
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/host/runner"
 	"github.com/langhost/langhost/host/spec"
@@ -67,14 +69,17 @@ func Register(reg *registry.Registry, set *spec.Set, opts Options) error {
 				sideEffects = "none"
 			}
 			err = reg.Add(&registry.Tool{
-				ID:                   t.ID,
-				Language:             f.Language.ID,
-				Name:                 firstNonEmpty(t.Name, t.ID),
-				Description:          t.Description,
-				Kind:                 registry.KindCLI,
-				Categories:           t.Categories,
-				InputSchema:          schema,
-				OutputSchema:         OutputSchema(t),
+				ID:          t.ID,
+				Language:    f.Language.ID,
+				Name:        firstNonEmpty(t.Name, t.ID),
+				Description: t.Description,
+				Kind:        registry.KindCLI,
+				Categories:  t.Categories,
+				InputSchema: schema,
+				// The output schema is built when the tool is first looked
+				// up: a run needs one tool's, and building every tool's
+				// took a tenth of the host's start.
+				LoadSchemas:          func() (in, out *jsonschema.Schema) { return schema, OutputSchema(t) },
 				RequiresConfirmation: t.RequiresConfirmation,
 				ReadOnly:             t.ReadOnly,
 				Idempotent:           t.Idempotent,
