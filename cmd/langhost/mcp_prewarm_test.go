@@ -252,6 +252,7 @@ func TestMCPPrewarmProfileAllWarmsDetectedLanguages(t *testing.T) {
 	// Warms start together: another language's plugin would be up by the
 	// time gopls is.
 	if plugins, _ := pluginGopls(t, s.cmd.Process.Pid); len(plugins) != 1 {
-		t.Errorf("plugins %v, want go's alone", plugins)
+		t.Errorf("plugins %v, want go's alone; every process below langhost:\n%v\nstderr:\n%s",
+			plugins, descendants(t, s.cmd.Process.Pid), s.stderr)
 	}
 }
