@@ -24,14 +24,15 @@ func requireGopls(t *testing.T) {
 	}
 }
 
-// pluginGopls returns the plugin processes below pid and the gopls
-// processes that are children of one of them.
+// pluginGopls returns the plugin processes started by pid and the gopls
+// processes that are children of one of them. A plugin's own child
+// between fork and exec has the plugin's command line: it is not a plugin.
 func pluginGopls(t *testing.T, pid int) (plugins, gopls []proc) {
 	t.Helper()
 	tree := descendants(t, pid)
 	isChild := map[int]bool{}
 	for _, p := range tree {
-		if !p.zombie && isPlugin(p.args) {
+		if !p.zombie && isPlugin(p.args) && p.ppid == pid {
 			plugins = append(plugins, p)
 			isChild[p.pid] = true
 		}
