@@ -80,3 +80,36 @@ func TestResultJSONOperationKeys(t *testing.T) {
 		t.Errorf("round trip\n got %s\nwant %s", again, want)
 	}
 }
+
+// BenchmarkResultWire is what a warm CLI call does with a semantic result
+// of 100 references: the daemon encodes it, the CLI decodes it and encodes
+// it again for its output.
+func BenchmarkResultWire(b *testing.B) {
+	type ref struct {
+		Path      string `json:"path"`
+		Line      int    `json:"line"`
+		Column    int    `json:"column"`
+		Text      string `json:"text"`
+		Container string `json:"container"`
+	}
+	refs := make([]ref, 100)
+	for i := range refs {
+		refs[i] = ref{Path: "go/analysis/passes/printf/printf.go", Line: i + 1, Column: 7,
+			Text: "var Analyzer = &analysis.Analyzer{", Container: "printf"}
+	}
+	data, _ := json.Marshal(map[string]any{"symbol": "Analyzer", "total": 279, "offset": 0, "nextOffset": 100, "references": refs})
+	res := Result{OK: true, DurationMS: 12.5, Data: data}
+	for b.Loop() {
+		wire, err := json.Marshal(res)
+		if err != nil {
+			b.Fatal(err)
+		}
+		var back Result
+		if err := json.Unmarshal(wire, &back); err != nil {
+			b.Fatal(err)
+		}
+		if _, err := json.Marshal(back); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
