@@ -2,9 +2,11 @@ package main
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -255,5 +257,44 @@ func TestMCPPrewarmProfileAllWarmsDetectedLanguages(t *testing.T) {
 	if plugins, _ := pluginGopls(t, s.cmd.Process.Pid); len(plugins) != 1 {
 		t.Errorf("plugins %v, want go's alone; every process below langhost:\n%v\nstderr:\n%s",
 			plugins, descendants(t, s.cmd.Process.Pid), s.stderr)
+	}
+}
+
+// BenchmarkMCPFirstCallAfterIdle measures the first semantic call of a
+// client that connects, lists the tools and calls go_file_symbols after
+// an idle second (an agent's first turn takes longer), with and without
+// prewarm. The metric is the call alone, not the start or the idle time.
+func BenchmarkMCPFirstCallAfterIdle(b *testing.B) {
+	const idle = time.Second
+	for _, prewarm := range []bool{true, false} {
+		b.Run(fmt.Sprintf("prewarm=%v", prewarm), func(b *testing.B) {
+			if _, err := exec.LookPath("gopls"); err != nil {
+				b.Fatal("gopls is not installed: run scripts/install-tools.sh and put .tools/bin on PATH")
+			}
+			f := newMCPFixture(b)
+			if err := os.Remove(filepath.Join(f.specs, "go.yaml")); err != nil {
+				b.Fatal(err)
+			}
+			var calls []float64
+			for b.Loop() {
+				cmd := f.command(b, fmt.Sprintf("--prewarm=%v", prewarm))
+				client := mcp.NewClient(&mcp.Implementation{Name: "langhost-bench", Version: "1"}, nil)
+				cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				listTools(b, cs)
+				time.Sleep(idle)
+				start := time.Now()
+				res, _ := callTool(b, cs, "go_file_symbols", map[string]any{"file": "main.go"})
+				calls = append(calls, float64(time.Since(start).Microseconds())/1000)
+				if res.IsError {
+					b.Fatalf("go_file_symbols: %s", resultText(res))
+				}
+				_ = cs.Close()
+			}
+			slices.Sort(calls)
+			b.ReportMetric(calls[len(calls)/2], "ms/first-call")
+		})
 	}
 }
