@@ -6,7 +6,6 @@
 package safefile
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -104,16 +103,28 @@ func ReadRegularStat(path string, max int64) ([]byte, fs.FileInfo, error) {
 	if st.Size() > max {
 		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Max: max}}
 	}
-	// Sized for the file, as it is read whole: many files are read per
-	// query.
-	buf := bytes.NewBuffer(make([]byte, 0, st.Size()+1))
-	if _, err := buf.ReadFrom(io.LimitReader(f, limit(max))); err != nil {
-		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: err}
+	// Sized for the file, as it is read whole (many files are read per
+	// query), with os.ReadFile's margin so that reading to the end (or a
+	// file that grew meanwhile) needs no second buffer.
+	data := make([]byte, 0, st.Size()+512)
+	r := io.LimitReader(f, limit(max))
+	for {
+		n, err := r.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)]
+		}
 	}
-	if int64(buf.Len()) > max {
+	if int64(len(data)) > max {
 		return nil, nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Max: max}}
 	}
-	return buf.Bytes(), st, nil
+	return data, st, nil
 }
 
 // limit is what is read to tell a file of max bytes from a larger one.

@@ -462,7 +462,7 @@ func (s *session) view(ctx context.Context, path string) (*document, error) {
 			return d, nil
 		}
 	}
-	f, err := s.readDisk(path, 0)
+	f, err := s.readDisk(path, maxPeekSize)
 	if err != nil {
 		return nil, failure.Wrap(failure.NotFound, err, "reading %s", path)
 	}
