@@ -185,7 +185,8 @@ func TestMCPPrewarmMissingServer(t *testing.T) {
 	f := semanticFixture(t)
 	write(t, filepath.Join(f.specs, "nosrv.yaml"), nosrvSpec)
 	write(t, filepath.Join(f.workspace, "a.nosrv"), "")
-	s, cs := startStdioServer(t, f, "--verbose")
+	// Named: a language detected by a file extension alone is not warmed.
+	s, cs := startStdioServer(t, f, "--verbose", "--language", "nosrv,go,mcptest")
 	mcpWaitFor(t, "the failed prewarm to be logged", time.Minute, func() bool {
 		return strings.Contains(s.stderr.String(), "prewarm failed")
 	})

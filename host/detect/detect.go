@@ -45,6 +45,11 @@ type Language struct {
 	// Reasons are the first pieces of evidence, e.g. "main.go has
 	// extension .go", "go.mod is a project file".
 	Reasons []string `json:"reasons"`
+	// Project is set when a project file of the language lies at the
+	// root or one directory below it: the workspace is (partly) a project
+	// of that language, not just a holder of a few of its files (test
+	// data, scripts).
+	Project bool `json:"project,omitempty"`
 }
 
 func (l Language) String() string { return l.ID + " (" + strings.Join(l.Reasons, "; ") + ")" }
@@ -97,9 +102,9 @@ func Detect(ctx context.Context, root string, langs []*spec.File, limits Limits)
 	// direct are languages detected by something of their own; shared
 	// markers are held back until a source file confirms the language.
 	direct := map[string]bool{}
-	pending := map[string][]string{}
+	pending := map[string][]projectFile{}
 	res := &Result{}
-	note := func(id, reason string) {
+	note := func(id, reason string) *Language {
 		l := found[id]
 		if l == nil {
 			l = &Language{ID: id}
@@ -108,6 +113,7 @@ func Detect(ctx context.Context, root string, langs []*spec.File, limits Limits)
 		if len(l.Reasons) < maxReasons && !slices.Contains(l.Reasons, reason) {
 			l.Reasons = append(l.Reasons, reason)
 		}
+		return l
 	}
 	errStop := errors.New("stop")
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -153,12 +159,14 @@ func Detect(ctx context.Context, root string, langs []*spec.File, limits Limits)
 				if ok, _ := path.Match(m.pattern, name); !ok {
 					continue
 				}
+				pf := projectFile{reason: fmt.Sprintf("%s is a project file", rel), shallow: strings.Count(rel, "/") <= 1}
 				if m.shared {
-					pending[r.id] = append(pending[r.id], fmt.Sprintf("%s is a project file", rel))
+					pending[r.id] = append(pending[r.id], pf)
 					continue
 				}
 				direct[r.id] = true
-				note(r.id, fmt.Sprintf("%s is a project file", rel))
+				l := note(r.id, pf.reason)
+				l.Project = l.Project || pf.shallow
 			}
 		}
 		return nil
@@ -167,13 +175,20 @@ func Detect(ctx context.Context, root string, langs []*spec.File, limits Limits)
 		return nil, fmt.Errorf("detect languages in %s: %w", root, err)
 	}
 	for id := range direct {
-		for _, reason := range pending[id] {
-			note(id, reason)
+		for _, pf := range pending[id] {
+			l := note(id, pf.reason)
+			l.Project = l.Project || pf.shallow
 		}
 		res.Languages = append(res.Languages, *found[id])
 	}
 	sort.Slice(res.Languages, func(i, j int) bool { return res.Languages[i].ID < res.Languages[j].ID })
 	return res, nil
+}
+
+// projectFile is a project file found by the walk.
+type projectFile struct {
+	reason  string
+	shallow bool // at the root or one directory below
 }
 
 // rulesOf collects the extensions and markers of each language, marking

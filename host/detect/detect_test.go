@@ -93,6 +93,36 @@ func TestDetectReasons(t *testing.T) {
 	}
 }
 
+func TestDetectProject(t *testing.T) {
+	tests := []struct {
+		name    string
+		files   []string
+		project []string // languages with a project file near the root
+	}{
+		{"go module with fixtures", []string{"go.mod", "main.go", "internal/testdata/x.c", "doc/static/app.js"}, []string{"go"}},
+		{"monorepo", []string{"backend/go.mod", "backend/main.go", "web/package.json", "web/src/index.ts"}, []string{"go", "typescript"}},
+		{"project file deep in test data", []string{"go.mod", "a.go", "internal/testdata/proj/Cargo.toml", "internal/testdata/proj/main.rs"}, []string{"go"}},
+		{"sources only", []string{"script.py", "lib/util.py"}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := detect.Detect(context.Background(), tree(t, tt.files...), shipped(t), detect.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var got []string
+			for _, l := range res.Languages {
+				if l.Project {
+					got = append(got, l.ID)
+				}
+			}
+			if !slices.Equal(got, tt.project) {
+				t.Errorf("projects %v, want %v (%v)", got, tt.project, res.Languages)
+			}
+		})
+	}
+}
+
 func TestDetectLimits(t *testing.T) {
 	langs := shipped(t)
 	deep := "a/b/c/d/e/f/g/h/i/j/main.go"

@@ -13,29 +13,29 @@ import (
 // every served language with semantic tools, now and after every reload,
 // as an editor starts its language servers when a workspace opens. A
 // language server takes seconds to load a workspace; the first call then
-// finds it ready or loading. When every language is served (profile all,
-// --tools), only the languages detected in the workspace are warmed: the
-// others' servers would load nothing.
+// finds it ready or loading. Unless languages were named (--language),
+// only the languages the workspace is a project of are warmed (see
+// primary): the others' servers would load little or nothing.
 //
 // A warm that fails (server not installed, start error) is logged and
 // otherwise ignored: the first call starts the plugin again and reports
 // the failure. Close stops the warms in progress with the plugins.
-func (S *Server) Prewarm() {
-	S.prewarm.Store(true)
-	S.genMu.RLock()
-	g := S.gen
-	S.genMu.RUnlock()
+func (srv *Server) Prewarm() {
+	srv.prewarm.Store(true)
+	srv.genMu.RLock()
+	g := srv.gen
+	srv.genMu.RUnlock()
 	if g != nil {
-		S.warm(g)
+		srv.warm(g)
 	}
 }
 
 // warm warms the languages of g, each once and in its own goroutine: the
 // tools of one language share one plugin.
-func (S *Server) warm(g *generation) {
-	S.warmMu.Lock()
-	defer S.warmMu.Unlock()
-	if S.ctx.Err() != nil {
+func (srv *Server) warm(g *generation) {
+	srv.warmMu.Lock()
+	defer srv.warmMu.Unlock()
+	if srv.ctx.Err() != nil {
 		return // closed: a warm now would start a plugin nobody stops
 	}
 	var langs []string
@@ -49,50 +49,66 @@ func (S *Server) warm(g *generation) {
 	if len(langs) == 0 {
 		return
 	}
-	S.warming.Go(func() {
-		if g.langs == nil {
-			langs = S.used(g, langs)
+	srv.warming.Go(func() {
+		if len(srv.opts.Languages) == 0 {
+			langs = srv.primary(g, langs)
 		}
 		for _, lang := range langs {
 			// The count is held by this goroutine, so Close's Wait
 			// covers these too.
-			S.warming.Go(func() { S.warmOne(g, lang, warmers[lang]) })
+			srv.warming.Go(func() { srv.warmOne(g, lang, warmers[lang]) })
 		}
 	})
 }
 
-// used keeps the languages detected in g's workspace.
-func (S *Server) used(g *generation, langs []string) []string {
-	res, err := detect.Detect(S.ctx, g.h.Workspace.Dir(), g.h.Specs.Languages, S.opts.Detect)
-	if err != nil {
-		S.log.Debug("prewarm: no language detected", "error", err)
-		return nil
+// primary keeps the languages the workspace is a project of (a project
+// file at its root or one directory below) or, when it is a project of
+// none, the languages detected in it: the C and JavaScript files of a Go
+// module's test data must not start clangd and a TypeScript server.
+func (srv *Server) primary(g *generation, langs []string) []string {
+	found := g.detected
+	if found == nil {
+		res, err := detect.Detect(srv.ctx, g.h.Workspace.Dir(), g.h.Specs.Languages, srv.opts.Detect)
+		if err != nil {
+			srv.log.Debug("prewarm: no language detected", "error", err)
+			return nil
+		}
+		found = res.Languages
 	}
-	found := res.IDs()
-	return slices.DeleteFunc(langs, func(l string) bool { return !slices.Contains(found, l) })
+	var detected, projects []string
+	for _, l := range found {
+		detected = append(detected, l.ID)
+		if l.Project {
+			projects = append(projects, l.ID)
+		}
+	}
+	if len(projects) > 0 {
+		detected = projects
+	}
+	return slices.DeleteFunc(langs, func(l string) bool { return !slices.Contains(detected, l) })
 }
 
-func (S *Server) warmOne(g *generation, lang string, w registry.Warmer) {
-	if S.ctx.Err() != nil || !S.serving(g) {
+func (srv *Server) warmOne(g *generation, lang string, w registry.Warmer) {
+	if srv.ctx.Err() != nil || !srv.serving(g) {
 		return
 	}
 	start := time.Now()
-	S.log.Debug("prewarming", "language", lang)
-	err := w.Warm(S.ctx)
+	srv.log.Debug("prewarming", "language", lang)
+	err := w.Warm(srv.ctx)
 	switch {
 	case err == nil:
-		S.log.Info("prewarmed", "language", lang, "took", time.Since(start).Round(time.Millisecond))
-	case S.ctx.Err() != nil || !S.serving(g):
+		srv.log.Info("prewarmed", "language", lang, "took", time.Since(start).Round(time.Millisecond))
+	case srv.ctx.Err() != nil || !srv.serving(g):
 		// Stopping, or a reload replaced g and closes its plugins.
-		S.log.Debug("prewarm stopped", "language", lang, "error", err)
+		srv.log.Debug("prewarm stopped", "language", lang, "error", err)
 	default:
-		S.log.Warn("prewarm failed; the first call will start it again", "language", lang, "error", err)
+		srv.log.Warn("prewarm failed; the first call will start it again", "language", lang, "error", err)
 	}
 }
 
 // serving reports whether g is the served generation.
-func (S *Server) serving(g *generation) bool {
-	S.genMu.RLock()
-	defer S.genMu.RUnlock()
-	return S.gen == g
+func (srv *Server) serving(g *generation) bool {
+	srv.genMu.RLock()
+	defer srv.genMu.RUnlock()
+	return srv.gen == g
 }
