@@ -43,7 +43,7 @@ func (s *server) languages() []*spec.File {
 
 // setPromptsAndResources serves g's prompts and resources, removing those
 // of old that g lacks.
-func (S *Server) setPromptsAndResources(old, g *generation) {
+func (srv *Server) setPromptsAndResources(old, g *generation) {
 	if old != nil {
 		keep := map[string]bool{}
 		for _, f := range g.languages() {
@@ -57,13 +57,13 @@ func (S *Server) setPromptsAndResources(old, g *generation) {
 			}
 		}
 		if len(prompts) > 0 {
-			S.mcp.RemovePrompts(prompts...)
-			S.mcp.RemoveResources(uris...)
+			srv.mcp.RemovePrompts(prompts...)
+			srv.mcp.RemoveResources(uris...)
 		}
 	}
-	g.addPrompts(S.mcp)
-	g.addRolePrompts(S.mcp)
-	g.addResources(S.mcp)
+	g.addPrompts(srv.mcp)
+	g.addRolePrompts(srv.mcp)
+	g.addResources(srv.mcp)
 }
 
 // toolsOf returns the served tools of a language.

@@ -141,7 +141,7 @@ func serveApply(opts Options, tools []*registry.Tool) bool {
 
 // notePreview stores the preview in res, if it is one, and adds its id to
 // the result.
-func (S *Server) notePreview(t *registry.Tool, req *mcp.CallToolRequest, res *mcp.CallToolResult) {
+func (srv *Server) notePreview(t *registry.Tool, req *mcp.CallToolRequest, res *mcp.CallToolResult) {
 	st, ok := res.StructuredContent.(structured)
 	if !ok || st.Result == nil || len(st.Result.Data) == 0 {
 		return
@@ -171,9 +171,9 @@ func (S *Server) notePreview(t *registry.Tool, req *mcp.CallToolRequest, res *mc
 		return
 	}
 	delete(input, "dry_run")
-	id, err := S.previews.put(&preview{tool: t.ID, input: input, expect: expect})
+	id, err := srv.previews.put(&preview{tool: t.ID, input: input, expect: expect})
 	if err != nil {
-		S.log.Warn("preview not stored", "tool", t.ID, "error", err)
+		srv.log.Warn("preview not stored", "tool", t.ID, "error", err)
 		return
 	}
 	raw, err := json.Marshal(st)
@@ -215,18 +215,18 @@ func applyTool() *mcp.Tool {
 
 // applyHandler runs langhost_apply: the stored preview's call again, with
 // apply and expect, as confirmed when the tool is allowed to write.
-func (S *Server) applyHandler() mcp.ToolHandler {
+func (srv *Server) applyHandler() mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		id, err := previewID(req.Params.Arguments)
 		if err != nil {
 			return toolResult(ApplyToolID, nil, err), nil
 		}
-		pv, ok := S.previews.get(id)
+		pv, ok := srv.previews.get(id)
 		if !ok {
 			return toolResult(ApplyToolID, nil, &failure.Error{Code: failure.NotFound, Field: previewIDKey,
-				Message: fmt.Sprintf("no preview %q: unknown, already applied or expired (previews last %s); preview the edit again", id, S.previews.ttl)}), nil
+				Message: fmt.Sprintf("no preview %q: unknown, already applied or expired (previews last %s); preview the edit again", id, srv.previews.ttl)}), nil
 		}
-		g := S.acquire()
+		g := srv.acquire()
 		if g == nil {
 			return toolResult(ApplyToolID, nil, failure.New(failure.Precondition, "the server is shutting down")), nil
 		}
@@ -235,7 +235,7 @@ func (S *Server) applyHandler() mcp.ToolHandler {
 		if t == nil {
 			return toolResult(ApplyToolID, nil, failure.New(failure.NotFound, "%s, which made preview %s, is no longer served", pv.tool, id)), nil
 		}
-		if !allowed(g.h, S.opts, t.ID) {
+		if !allowed(g.h, srv.opts, t.ID) {
 			return toolResult(ApplyToolID, nil, &failure.Error{Code: failure.Precondition, Field: previewIDKey,
 				Message: fmt.Sprintf("%s needs confirmation to write files and is not allowed to: allow it with --allow %s or the config's tools.allow; nothing was written", t.ID, t.ID)}), nil
 		}
@@ -249,7 +249,7 @@ func (S *Server) applyHandler() mcp.ToolHandler {
 		call := &mcp.CallToolRequest{Session: req.Session, Params: &mcp.CallToolParamsRaw{Name: toolname.Name(t.ID), Arguments: args, Meta: req.Params.Meta}}
 		res, err := g.handler(t, true)(ctx, call)
 		if err == nil && res != nil && !res.IsError {
-			S.previews.remove(id)
+			srv.previews.remove(id)
 		}
 		return res, err
 	}

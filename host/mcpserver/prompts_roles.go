@@ -141,15 +141,15 @@ func mcpNames(text string, tools []*registry.Tool) string {
 
 // complete offers the served languages for a prompt's language argument
 // (completion/complete), so that a client can show the choices.
-func (S *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
+func (srv *Server) complete(_ context.Context, req *mcp.CompleteRequest) (*mcp.CompleteResult, error) {
 	res := &mcp.CompleteResult{Completion: mcp.CompletionResultDetails{Values: []string{}}}
 	p := req.Params
 	if p == nil || p.Ref == nil || p.Ref.Type != "ref/prompt" || p.Argument.Name != "language" {
 		return res, nil
 	}
-	S.genMu.RLock()
-	g := S.gen
-	S.genMu.RUnlock()
+	srv.genMu.RLock()
+	g := srv.gen
+	srv.genMu.RUnlock()
 	if g == nil {
 		return res, nil
 	}

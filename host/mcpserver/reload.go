@@ -29,29 +29,29 @@ const DefaultDebounce = 300 * time.Millisecond
 // notifications/tools/list_changed when the tool set changed. A spec
 // file that no longer parses keeps its last good version (logged with
 // the file and line). On error the served tools stay as they were.
-func (S *Server) Reload(ctx context.Context) (changed bool, err error) {
-	if S.load == nil {
+func (srv *Server) Reload(ctx context.Context) (changed bool, err error) {
+	if srv.load == nil {
 		return false, failure.New(failure.Precondition, "this server was not opened with a loader; it cannot reload")
 	}
-	S.reloadMu.Lock()
-	defer S.reloadMu.Unlock()
-	h, err := S.load(ctx, S.good.wrap)
+	srv.reloadMu.Lock()
+	defer srv.reloadMu.Unlock()
+	h, err := srv.load(ctx, srv.good.wrap)
 	if err != nil {
 		return false, err
 	}
-	g, err := S.generation(h)
+	g, err := srv.generation(h)
 	if err != nil {
 		_ = h.Close()
 		return false, err
 	}
 	for _, p := range h.Specs.Problems {
-		S.log.Warn("spec skipped", "problem", p.Error())
+		srv.log.Warn("spec skipped", "problem", p.Error())
 	}
-	changed = S.swap(g)
-	S.log.Info("reloaded", "tools", len(g.defs), "changed", changed)
-	if S.prewarm.Load() {
+	changed = srv.swap(g)
+	srv.log.Info("reloaded", "tools", len(g.defs), "changed", changed)
+	if srv.prewarm.Load() {
 		// The new host has its own plugins: warm them as at start.
-		S.warm(g)
+		srv.warm(g)
 	}
 	return changed, nil
 }
@@ -89,7 +89,7 @@ func WatchPaths(h *host.Host) []string {
 // spec file in the watched directories or to a watched plugin executable
 // reloads the tools, debounced. Paths that do not exist yet are watched
 // from their parent directory.
-func (S *Server) Watch(ctx context.Context, paths []string, debounce time.Duration) error {
+func (srv *Server) Watch(ctx context.Context, paths []string, debounce time.Duration) error {
 	if debounce <= 0 {
 		debounce = DefaultDebounce
 	}
@@ -112,17 +112,17 @@ func (S *Server) Watch(ctx context.Context, paths []string, debounce time.Durati
 			err = w.Add(filepath.Dir(p))
 		}
 		if err != nil {
-			S.log.Debug("not watched", "path", p, "error", err)
+			srv.log.Debug("not watched", "path", p, "error", err)
 		}
 	}
 	go func() {
 		defer w.Close()
-		S.watch(ctx, w, watchedDirs, watchedFiles, debounce)
+		srv.watch(ctx, w, watchedDirs, watchedFiles, debounce)
 	}()
 	return nil
 }
 
-func (S *Server) watch(ctx context.Context, w *fsnotify.Watcher, watchedDirs, watchedFiles map[string]bool, debounce time.Duration) {
+func (srv *Server) watch(ctx context.Context, w *fsnotify.Watcher, watchedDirs, watchedFiles map[string]bool, debounce time.Duration) {
 	relevant := func(name string) bool {
 		name = filepath.Clean(name)
 		if watchedFiles[name] {
@@ -155,7 +155,7 @@ func (S *Server) watch(ctx context.Context, w *fsnotify.Watcher, watchedDirs, wa
 					watchedDirs[filepath.Clean(ev.Name)] = true
 				}
 			}
-			S.log.Debug("spec change", "file", ev.Name, "op", ev.Op.String())
+			srv.log.Debug("spec change", "file", ev.Name, "op", ev.Op.String())
 			if timer == nil {
 				timer = time.AfterFunc(debounce, func() { fire <- struct{}{} })
 			} else {
@@ -165,10 +165,10 @@ func (S *Server) watch(ctx context.Context, w *fsnotify.Watcher, watchedDirs, wa
 			if !ok {
 				return
 			}
-			S.log.Warn("watching spec files", "error", err)
+			srv.log.Warn("watching spec files", "error", err)
 		case <-fire:
-			if _, err := S.Reload(ctx); err != nil && ctx.Err() == nil {
-				S.log.Error("reload failed; the served tools are unchanged", "error", err)
+			if _, err := srv.Reload(ctx); err != nil && ctx.Err() == nil {
+				srv.log.Error("reload failed; the served tools are unchanged", "error", err)
 			}
 		}
 	}

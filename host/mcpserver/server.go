@@ -177,57 +177,57 @@ func newServer(h *host.Host, opts Options, load Loader, good *lastGood) (*Server
 	if good != nil {
 		good.log = log
 	}
-	S := &Server{opts: opts, log: log, load: load, good: good, previews: newPreviews(opts.PreviewTTL, opts.MaxPreviews)}
-	S.ctx, S.cancel = context.WithCancel(context.Background())
-	g, err := S.generation(h)
+	srv := &Server{opts: opts, log: log, load: load, good: good, previews: newPreviews(opts.PreviewTTL, opts.MaxPreviews)}
+	srv.ctx, srv.cancel = context.WithCancel(context.Background())
+	g, err := srv.generation(h)
 	if err != nil {
 		return nil, err
 	}
-	S.mcp = mcp.NewServer(&mcp.Implementation{Name: "langhost", Title: "langhost", Version: host.Version},
+	srv.mcp = mcp.NewServer(&mcp.Implementation{Name: "langhost", Title: "langhost", Version: host.Version},
 		&mcp.ServerOptions{
 			Instructions: instructions(h),
 			Logger:       slogLogger(log),
 			// No "logging" capability: logs go to stderr, never to the
 			// client. Tools may change (Reload): say so.
 			Capabilities:      &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
-			CompletionHandler: S.complete,
+			CompletionHandler: srv.complete,
 		})
-	S.swap(g)
-	return S, nil
+	srv.swap(g)
+	return srv, nil
 }
 
 // MCP returns the SDK server to serve (ServeStdio, ServeHTTP).
-func (S *Server) MCP() *mcp.Server { return S.mcp }
+func (srv *Server) MCP() *mcp.Server { return srv.mcp }
 
 // Host returns the host of the tools being served.
-func (S *Server) Host() *host.Host {
-	S.genMu.RLock()
-	defer S.genMu.RUnlock()
-	return S.gen.h
+func (srv *Server) Host() *host.Host {
+	srv.genMu.RLock()
+	defer srv.genMu.RUnlock()
+	return srv.gen.h
 }
 
 // Summary says what is served: the number of tools, the languages (nil
 // for every loaded one) and, when the languages were detected, why.
-func (S *Server) Summary() (tools int, languages []string, detected []detect.Language) {
-	S.genMu.RLock()
-	defer S.genMu.RUnlock()
-	if S.gen == nil {
+func (srv *Server) Summary() (tools int, languages []string, detected []detect.Language) {
+	srv.genMu.RLock()
+	defer srv.genMu.RUnlock()
+	if srv.gen == nil {
 		return 0, nil, nil
 	}
-	return len(S.gen.defs), S.gen.langs, S.gen.detected
+	return len(srv.gen.defs), srv.gen.langs, srv.gen.detected
 }
 
 // Close closes the current host (its plugins) once its calls are done,
 // and stops the warms in progress.
-func (S *Server) Close() error {
-	S.warmMu.Lock()
-	S.cancel()
-	S.warmMu.Unlock()
-	defer S.warming.Wait() // they end once the host's plugins are closed
-	S.genMu.Lock()
-	g := S.gen
-	S.gen = nil
-	S.genMu.Unlock()
+func (srv *Server) Close() error {
+	srv.warmMu.Lock()
+	srv.cancel()
+	srv.warmMu.Unlock()
+	defer srv.warming.Wait() // they end once the host's plugins are closed
+	srv.genMu.Lock()
+	g := srv.gen
+	srv.gen = nil
+	srv.genMu.Unlock()
 	if g == nil {
 		return nil
 	}
@@ -236,12 +236,12 @@ func (S *Server) Close() error {
 }
 
 // generation selects the tools of h and describes them to MCP.
-func (S *Server) generation(h *host.Host) (*generation, error) {
-	s := &server{h: h, opts: S.opts, log: S.log, interval: S.opts.ProgressInterval}
+func (srv *Server) generation(h *host.Host) (*generation, error) {
+	s := &server{h: h, opts: srv.opts, log: srv.log, interval: srv.opts.ProgressInterval}
 	if s.interval <= 0 {
 		s.interval = DefaultProgressInterval
 	}
-	tools, langs, detected, err := selectTools(h, S.opts, S.log)
+	tools, langs, detected, err := selectTools(h, srv.opts, srv.log)
 	if err != nil {
 		return nil, err
 	}
@@ -250,7 +250,7 @@ func (S *Server) generation(h *host.Host) (*generation, error) {
 	for _, t := range tools {
 		ids = append(ids, t.ID)
 	}
-	if serveApply(S.opts, tools) {
+	if serveApply(srv.opts, tools) {
 		ids = append(ids, ApplyToolID)
 	}
 	names, err := toolname.NewTable(ids)
@@ -259,9 +259,9 @@ func (S *Server) generation(h *host.Host) (*generation, error) {
 	}
 	g := &generation{server: s, byID: map[string]*registry.Tool{}, defs: map[string]*mcp.Tool{}, names: names}
 	for _, t := range tools {
-		mt, err := mcpTool(t, S.opts.OutputSchemas)
+		mt, err := mcpTool(t, srv.opts.OutputSchemas)
 		if err != nil {
-			S.log.Error("tool not served", "tool", t.ID, "error", err)
+			srv.log.Error("tool not served", "tool", t.ID, "error", err)
 			continue
 		}
 		g.byID[t.ID], g.defs[mt.Name] = t, mt
@@ -270,8 +270,8 @@ func (S *Server) generation(h *host.Host) (*generation, error) {
 		g.defs[toolname.Name(ApplyToolID)] = applyTool()
 	}
 	if len(g.defs) == 0 {
-		S.log.Warn("no tools match the filters; serving none", "languages", S.opts.Languages,
-			"profile", S.opts.Profile, "categories", S.opts.Categories, "tools", S.opts.Tools)
+		srv.log.Warn("no tools match the filters; serving none", "languages", srv.opts.Languages,
+			"profile", srv.opts.Profile, "categories", srv.opts.Categories, "tools", srv.opts.Tools)
 	}
 	return g, nil
 }
@@ -281,11 +281,11 @@ func (S *Server) generation(h *host.Host) (*generation, error) {
 // notifications/tools/list_changed for a change and none for a reload
 // that changed nothing. The replaced generation's host is closed once
 // its calls end.
-func (S *Server) swap(g *generation) (changed bool) {
-	S.genMu.Lock()
-	old := S.gen
-	S.gen = g
-	S.genMu.Unlock()
+func (srv *Server) swap(g *generation) (changed bool) {
+	srv.genMu.Lock()
+	old := srv.gen
+	srv.gen = g
+	srv.genMu.Unlock()
 
 	var gone []string
 	if old != nil {
@@ -297,7 +297,7 @@ func (S *Server) swap(g *generation) (changed bool) {
 	}
 	if len(gone) > 0 {
 		slices.Sort(gone)
-		S.mcp.RemoveTools(gone...)
+		srv.mcp.RemoveTools(gone...)
 		changed = true
 	}
 	for _, name := range slices.Sorted(maps.Keys(g.defs)) {
@@ -307,18 +307,18 @@ func (S *Server) swap(g *generation) (changed bool) {
 		}
 		changed = true
 		if name == toolname.Name(ApplyToolID) {
-			S.mcp.AddTool(def, S.applyHandler())
+			srv.mcp.AddTool(def, srv.applyHandler())
 			continue
 		}
 		id, _ := g.names.ID(name)
-		S.mcp.AddTool(def, S.dispatch(id))
+		srv.mcp.AddTool(def, srv.dispatch(id))
 	}
-	S.setPromptsAndResources(old, g)
+	srv.setPromptsAndResources(old, g)
 	if old != nil {
 		go func() {
 			old.calls.Wait()
 			if err := old.h.Close(); err != nil {
-				S.log.Warn("closing the replaced host", "error", err)
+				srv.log.Warn("closing the replaced host", "error", err)
 			}
 		}()
 	}
@@ -327,19 +327,19 @@ func (S *Server) swap(g *generation) (changed bool) {
 
 // acquire returns the served generation, counting a call on it; the
 // caller calls g.calls.Done. It is nil after Close.
-func (S *Server) acquire() *generation {
-	S.genMu.RLock()
-	defer S.genMu.RUnlock()
-	if S.gen != nil {
-		S.gen.calls.Add(1)
+func (srv *Server) acquire() *generation {
+	srv.genMu.RLock()
+	defer srv.genMu.RUnlock()
+	if srv.gen != nil {
+		srv.gen.calls.Add(1)
 	}
-	return S.gen
+	return srv.gen
 }
 
 // dispatch runs tool id on the generation served when the call arrives.
-func (S *Server) dispatch(id string) mcp.ToolHandler {
+func (srv *Server) dispatch(id string) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
-		g := S.acquire()
+		g := srv.acquire()
 		if g == nil {
 			return toolResult(id, nil, failure.New(failure.Precondition, "the server is shutting down")), nil
 		}
@@ -348,9 +348,9 @@ func (S *Server) dispatch(id string) mcp.ToolHandler {
 		if t == nil {
 			return toolResult(id, nil, failure.New(failure.NotFound, "tool %s is no longer served (its spec changed); list the tools again", id)), nil
 		}
-		res, err := g.handler(t, allowed(g.h, S.opts, id))(ctx, req)
+		res, err := g.handler(t, allowed(g.h, srv.opts, id))(ctx, req)
 		if err == nil && res != nil && !res.IsError && offersPreview(t) {
-			S.notePreview(t, req, res)
+			srv.notePreview(t, req, res)
 		}
 		return res, err
 	}
