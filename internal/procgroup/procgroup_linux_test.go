@@ -110,7 +110,8 @@ func runShutdownHost(dir string) {
 	}
 	cmd := exec.Command("sh", "-c", "setsid sleep 1000 & echo $! > escaped.pid; exec sleep 1000")
 	cmd.Dir = dir
-	if err := New(cmd, syscall.SIGKILL).Start(); err != nil {
+	g := New(cmd, syscall.SIGKILL)
+	if err := g.Start(); err != nil {
 		fail(err)
 	}
 	escaped, err := readPIDFile(filepath.Join(dir, "escaped.pid"))
@@ -130,6 +131,13 @@ func runShutdownHost(dir string) {
 	pids := fmt.Sprintf("%d %d %d\n", reaper, cmd.Process.Pid, escaped)
 	if err := os.WriteFile(filepath.Join(dir, "pids"), []byte(pids), 0o644); err != nil {
 		fail(err)
+	}
+	if os.Getenv(helperShutdownEnv) == "ended" {
+		// The group is done with: the reaper has nothing left to watch.
+		if err := g.Kill(); err != nil {
+			fail(err)
+		}
+		_ = cmd.Wait()
 	}
 	Shutdown()
 	os.Exit(0)
@@ -352,6 +360,15 @@ func TestChildrenDieWithHost(t *testing.T) {
 // a group it did not stop (which the reaper kills), nor that group's helper
 // in a session of its own.
 func TestShutdownLeavesNothing(t *testing.T) {
+	// "1": a group still runs at Shutdown, which the reaper kills;
+	// "ended": every group ended before, and the reaper is stopped
+	// without waiting for it to start up.
+	for _, mode := range []string{"1", "ended"} {
+		t.Run(mode, func(t *testing.T) { testShutdownLeavesNothing(t, mode) })
+	}
+}
+
+func testShutdownLeavesNothing(t *testing.T, mode string) {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -363,7 +380,7 @@ func TestShutdownLeavesNothing(t *testing.T) {
 			host.Env = append(host.Env, kv)
 		}
 	}
-	host.Env = append(host.Env, helperEnv+"="+dir, helperShutdownEnv+"=1")
+	host.Env = append(host.Env, helperEnv+"="+dir, helperShutdownEnv+"="+mode)
 	var stderr bytes.Buffer
 	host.Stderr = &stderr
 	if err := host.Run(); err != nil {

@@ -57,7 +57,9 @@ var reaper struct {
 	once   sync.Once
 	mu     sync.Mutex
 	w      *os.File      // nil when no reaper runs, or after Shutdown
+	proc   *os.Process   // the reaper, while w is set
 	exited chan struct{} // closed when the reaper has exited
+	live   int           // groups watched and not yet done
 }
 
 const (
@@ -97,17 +99,23 @@ func startReaper() {
 		_ = cmd.Wait()
 		close(exited)
 	}()
-	reaper.w, reaper.exited = w, exited
+	reaper.w, reaper.proc, reaper.exited = w, cmd.Process, exited
 }
 
 func shutdownReaper() {
 	reaper.once.Do(func() {}) // none starts from now on
 	reaper.mu.Lock()
-	w, exited := reaper.w, reaper.exited
-	reaper.w = nil
+	w, proc, exited, live := reaper.w, reaper.proc, reaper.exited, reaper.live
+	reaper.w, reaper.proc = nil, nil
 	reaper.mu.Unlock()
 	if w == nil {
 		return
+	}
+	if live == 0 {
+		// Nothing for it to kill: stop it rather than wait until it has
+		// started up (a copy of this executable) only to read end of
+		// file, which a short command would otherwise pay on every run.
+		_ = proc.Kill()
 	}
 	w.Close() // end of file: the reaper kills what is still watched and exits
 	t := time.NewTimer(reaperExitTimeout)
@@ -129,5 +137,16 @@ func tellReaper(line string) {
 	_, _ = reaper.w.WriteString(line + "\n") // a short line: one atomic write
 }
 
-func watch(mark string)   { tellReaper("+" + mark) }
-func unwatch(mark string) { tellReaper("-" + mark) }
+func watch(mark string) {
+	tellReaper("+" + mark)
+	reaper.mu.Lock()
+	reaper.live++
+	reaper.mu.Unlock()
+}
+
+func unwatch(mark string) {
+	tellReaper("-" + mark)
+	reaper.mu.Lock()
+	reaper.live--
+	reaper.mu.Unlock()
+}
