@@ -19,7 +19,7 @@ func completeToolIDs(f *factory, cmd *cobra.Command, toComplete string) ([]strin
 		return nil, cobra.ShellCompDirectiveError
 	}
 	var out []string
-	for _, t := range h.Registry.Tools() {
+	for _, t := range h.Registry.List() {
 		if strings.HasPrefix(t.ID, toComplete) {
 			out = append(out, t.ID+"\t"+firstLine(t.Description))
 		}

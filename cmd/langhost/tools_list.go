@@ -55,7 +55,7 @@ func toolsListRun(cmd *cobra.Command, opts *toolsListOptions) error {
 		return err
 	}
 	list := []toolSummary{}
-	for _, t := range h.Registry.Tools() {
+	for _, t := range h.Registry.List() {
 		if !matches(t, opts.language, opts.category) {
 			continue
 		}
@@ -86,7 +86,7 @@ func knownLanguage(reg *registry.Registry, language string) error {
 		return nil
 	}
 	var known []string
-	for _, t := range reg.Tools() {
+	for _, t := range reg.List() {
 		if t.Language == language {
 			return nil
 		}

@@ -94,7 +94,7 @@ func Specialists(specs *spec.Set, reg *registry.Registry) []*Specialist {
 			t := a.Temperature
 			s.Settings = s.Settings.Override(Settings{Provider: a.Provider, Model: a.Model, Temperature: &t, MaxSteps: a.MaxSteps})
 		}
-		for _, t := range reg.Tools() {
+		for _, t := range reg.List() {
 			if t.Language == f.Language.ID || strings.HasPrefix(t.ID, WorkspaceToolPrefix) {
 				s.Tools = append(s.Tools, t.ID)
 			}

@@ -191,7 +191,7 @@ func (s *server) languageSummary(f *spec.File) string {
 	}
 	b.WriteString("\n## Tools\n\n| Tool | Served | Command | Description |\n|---|---|---|---|\n")
 	served := s.toolsOf(f.Language.ID)
-	for _, t := range s.h.Registry.Tools() {
+	for _, t := range s.h.Registry.List() {
 		if t.Language != f.Language.ID {
 			continue
 		}

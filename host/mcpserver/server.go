@@ -413,7 +413,7 @@ func selectTools(h *host.Host, opts Options, log hclog.Logger) (_ []*registry.To
 		detected = true
 	}
 	var out []*registry.Tool
-	for _, t := range h.Registry.Tools() {
+	for _, t := range h.Registry.List() {
 		_, ofSpec := h.Specs.Language(t.Language)
 		inLangs := len(langs) == 0 && !detected || slices.Contains(langs, t.Language) ||
 			detected && !ofSpec
@@ -424,7 +424,11 @@ func selectTools(h *host.Host, opts Options, log hclog.Logger) (_ []*registry.To
 		case !keep(t):
 		case t.RequiresConfirmation && !allowed(h, opts, t.ID):
 		default:
-			out = append(out, t)
+			served, err := h.Registry.Tool(t.ID) // with its schemas
+			if err != nil {
+				return nil, nil, nil, err
+			}
+			out = append(out, served)
 		}
 	}
 	if len(langs) == 0 && !detected {
@@ -445,7 +449,7 @@ func languageless(h *host.Host, lang string) bool {
 	if _, ok := h.Specs.Language(lang); ok {
 		return false
 	}
-	for _, t := range h.Registry.Tools() {
+	for _, t := range h.Registry.List() {
 		if t.Language == lang {
 			return true
 		}

@@ -297,7 +297,15 @@ func (r *Registry) IDs() []string {
 	return ids
 }
 
-// Tools returns every tool, sorted by id.
+// List returns every tool, sorted by id, without loading the schemas a
+// tool supplies lazily (LoadSchemas): enough to choose tools by id,
+// language, category or annotations, at a fraction of the cost for
+// hundreds of tools. Tool returns one with its schemas.
+func (r *Registry) List() []*Tool {
+	return slices.Clone(r.inOrder())
+}
+
+// Tools returns every tool with its schemas, sorted by id.
 func (r *Registry) Tools() []*Tool {
 	sorted := r.inOrder()
 	out := make([]*Tool, len(sorted))

@@ -112,3 +112,37 @@ func BenchmarkLookup(b *testing.B) {
 		})
 	}
 }
+
+// TestListLoadsNoSchemas: choosing tools (List) must not pay for decoding
+// the schemas of hundreds of tools; Tool and Tools load them.
+func TestListLoadsNoSchemas(t *testing.T) {
+	r := New()
+	loads := map[string]int{}
+	for _, id := range []string{"a.one", "b.two"} {
+		err := r.Add(&Tool{ID: id, Language: strings.Split(id, ".")[0],
+			LoadSchemas: func() (in, out *jsonschema.Schema) {
+				loads[id]++
+				return &jsonschema.Schema{Type: "object"}, nil
+			}})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if got := r.List(); len(got) != 2 || got[0].ID != "a.one" || got[1].ID != "b.two" {
+		t.Fatalf("List = %v", got)
+	}
+	if len(loads) != 0 {
+		t.Fatalf("List loaded schemas: %v", loads)
+	}
+	tool, err := r.Tool("b.two")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if tool.InputSchema == nil || loads["b.two"] != 1 || loads["a.one"] != 0 {
+		t.Errorf("Tool loaded %v, schema %v", loads, tool.InputSchema)
+	}
+	r.Tools()
+	if loads["a.one"] != 1 || loads["b.two"] != 1 {
+		t.Errorf("Tools loaded %v, want each once", loads)
+	}
+}
