@@ -153,6 +153,7 @@ type Server struct {
 	ReadyQuiet            Duration          `yaml:"readyQuiet,omitempty" json:"readyQuiet,omitempty" jsonschema:"standard dialect: ready once the server has been quiet this long"`
 	ReadyMessage          string            `yaml:"readyMessage,omitempty" json:"readyMessage,omitempty" jsonschema:"regex of a window/logMessage that means the server is ready"`
 	OpenFileOnStart       bool              `yaml:"openFileOnStart,omitempty" json:"openFileOnStart,omitempty" jsonschema:"standard dialect: open the first source file after initialize and wait for its diagnostics, for servers that know no project until then"`
+	DiagnosticsQuiet      Duration          `yaml:"diagnosticsQuiet,omitempty" json:"diagnosticsQuiet,omitempty" jsonschema:"for a server that publishes a file's diagnostics only when they change: after an edit, this much silence means they did not"`
 	Install               string            `yaml:"install,omitempty" json:"install,omitempty" jsonschema:"package URL of the server"`
 	Version               *VersionProbe     `yaml:"version,omitempty" json:"version,omitempty"`
 

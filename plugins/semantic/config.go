@@ -52,6 +52,13 @@ type Config struct {
 	// know no project, and answer workspace/symbol with an error, until a
 	// file of it is open.
 	OpenFileOnStart bool `json:"openFileOnStart,omitempty" yaml:"openFileOnStart,omitempty"`
+	// DiagnosticsQuiet, for a server that publishes a file's diagnostics
+	// only when they change (typescript-language-server), is how long it
+	// must send nothing after an edit for the file's last diagnostics to
+	// count as current. Without it a transaction waits for a publication
+	// of the edited version, which such a server never sends for a file
+	// that stays clean.
+	DiagnosticsQuiet string `json:"diagnosticsQuiet,omitempty" yaml:"diagnosticsQuiet,omitempty"`
 	// Servers are the candidate servers in order of preference. When set,
 	// the fields above are empty.
 	Servers []Config `json:"servers,omitempty" yaml:"servers,omitempty"`
@@ -119,7 +126,7 @@ func (c Config) validated(prefix string) (Config, error) {
 	default:
 		return c, fieldError(prefix+".dialect", "unknown dialect %q (want %s)", c.Dialect, strings.Join(Dialects(), ", "))
 	}
-	for _, d := range []struct{ field, value string }{{"readyTimeout", c.ReadyTimeout}, {"requestTimeout", c.RequestTimeout}, {"readyQuiet", c.ReadyQuiet}} {
+	for _, d := range []struct{ field, value string }{{"readyTimeout", c.ReadyTimeout}, {"requestTimeout", c.RequestTimeout}, {"readyQuiet", c.ReadyQuiet}, {"diagnosticsQuiet", c.DiagnosticsQuiet}} {
 		if d.value == "" {
 			continue
 		}
@@ -179,6 +186,12 @@ func (c Config) requestTimeout() time.Duration {
 		return d
 	}
 	return defaultRequestTimeout
+}
+
+// diagnosticsQuiet is DiagnosticsQuiet, 0 when unset.
+func (c Config) diagnosticsQuiet() time.Duration {
+	d, _ := time.ParseDuration(c.DiagnosticsQuiet)
+	return max(d, 0)
 }
 
 func (c Config) readyQuiet() time.Duration {

@@ -28,6 +28,7 @@ func TestParseConfig(t *testing.T) {
 		{"unknown dialect", `{"servers": [{"command": "y", "dialect": "clangd"}]}`, nil, "semantic.servers[0].dialect"},
 		{"nested servers", `{"servers": [{"command": "y", "servers": [{"command": "z"}]}]}`, nil, "semantic.servers[0].servers"},
 		{"bad duration", `{"command": "x", "readyTimeout": "-1s"}`, nil, "semantic.readyTimeout"},
+		{"bad diagnosticsQuiet", `{"command": "x", "diagnosticsQuiet": "soon"}`, nil, "semantic.diagnosticsQuiet"},
 		{"bad regex", `{"servers": [{"command": "x", "readyMessage": "(("}]}`, nil, "semantic.servers[0].readyMessage"},
 	}
 	for _, tt := range tests {

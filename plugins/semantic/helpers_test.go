@@ -74,11 +74,12 @@ var pyrightConfig = Config{
 }
 
 var tsConfig = Config{
-	Command:         "typescript-language-server",
-	Args:            []string{"--stdio"},
-	RootMarkers:     []string{"tsconfig.json", "jsconfig.json", "package.json"},
-	LanguageIDs:     map[string]string{".ts": "typescript", ".tsx": "typescriptreact", ".js": "javascript"},
-	OpenFileOnStart: true,
+	Command:          "typescript-language-server",
+	Args:             []string{"--stdio"},
+	RootMarkers:      []string{"tsconfig.json", "jsconfig.json", "package.json"},
+	LanguageIDs:      map[string]string{".ts": "typescript", ".tsx": "typescriptreact", ".js": "javascript"},
+	OpenFileOnStart:  true,
+	DiagnosticsQuiet: "1s", // as the shipped specs say
 }
 
 // shared holds one server per language for the whole test binary.

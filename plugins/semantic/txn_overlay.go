@@ -155,6 +155,9 @@ type txnDiagnostics struct {
 // versions once the server has fallen quiet.
 func (c *call) diagnosticsOf(ctx context.Context, docs []*document, pull bool) (txnDiagnostics, error) {
 	var out txnDiagnostics
+	sctx, stop := context.WithCancel(ctx)
+	defer stop()
+	quiet := c.silence(sctx, pull)
 	mine := map[lsp.DocumentURI]bool{}
 	for _, d := range docs {
 		if d == nil {
@@ -173,6 +176,15 @@ func (c *call) diagnosticsOf(ctx context.Context, docs []*document, pull bool) (
 		version, since := d.version, d.syncSeq
 		c.s.docMu.Unlock()
 		wctx, cancel := context.WithTimeout(ctx, pushWait)
+		if quiet != nil {
+			go func() {
+				select {
+				case <-quiet:
+					cancel() // silent: what it published last stands
+				case <-wctx.Done():
+				}
+			}()
+		}
 		_, err := c.s.srv.WaitDiagnostics(wctx, d.uri, func(e lsp.DiagnosticsEntry) bool {
 			if e.Version != nil {
 				return *e.Version >= version
@@ -220,6 +232,30 @@ func (c *call) diagnosticsOf(ctx context.Context, docs []*document, pull bool) (
 		}
 	}
 	return out, nil
+}
+
+// silence returns a channel closed once a server configured with
+// diagnosticsQuiet has sent nothing for that long since now (the changes
+// were sent), or nil for other servers. Its watch ends with ctx.
+func (c *call) silence(ctx context.Context, pull bool) <-chan struct{} {
+	q := c.e.cfg.diagnosticsQuiet()
+	if q == 0 || pull {
+		return nil
+	}
+	ch := make(chan struct{})
+	go func() {
+		// First q from now, then until the server's last message is q
+		// old: q of silence after the changes.
+		select {
+		case <-time.After(q):
+		case <-ctx.Done():
+			return
+		}
+		if c.s.srv.WaitIdle(ctx, q) == nil {
+			close(ch)
+		}
+	}()
+	return ch
 }
 
 // checks reports whether the server checks path: a file of one of the
