@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -276,12 +275,16 @@ func TestIgnoredWarningNamesFileLineAndKey(t *testing.T) {
 	}
 }
 
+// hostileConfigCase is a workspace .langhost.yaml an attacker shaped, and
+// the error it must cause ("" when it loads but grants nothing).
+type hostileConfigCase struct {
+	name    string
+	prepare func(s *setup)
+	errText string
+}
+
 func TestHostileWorkspaceConfigFile(t *testing.T) {
-	tests := []struct {
-		name    string
-		prepare func(s *setup)
-		errText string
-	}{
+	tests := []hostileConfigCase{
 		{"merge key", func(s *setup) {
 			s.write(".langhost.yaml", "format: &f json\n<<: {tools: {allow: [\"*\"]}}\n")
 		}, `unknown setting "<<"`},
@@ -298,11 +301,6 @@ func TestHostileWorkspaceConfigFile(t *testing.T) {
 				t.Fatal(err)
 			}
 		}, "outside the workspace"},
-		{"named pipe", func(s *setup) {
-			if err := syscall.Mkfifo(filepath.Join(s.ws, ".langhost.yaml"), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}, "not a regular file"},
 		{"device", func(s *setup) {
 			if err := os.Symlink("/dev/zero", filepath.Join(s.ws, ".langhost.yaml")); err != nil {
 				t.Fatal(err)
@@ -331,6 +329,7 @@ func TestHostileWorkspaceConfigFile(t *testing.T) {
 			s.write(".langhost.yaml", "tools:\n  allow: &a [\"*\"]\nlanguages: *a\n")
 		}, ""},
 	}
+	tests = append(tests, unixHostileConfigCases(t)...)
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := newSetup(t)

@@ -257,16 +257,6 @@ func TestUntrustedDirectoryAttacks(t *testing.T) {
 			t.Errorf("err = %v", err)
 		}
 	})
-	t.Run("fifo", func(t *testing.T) {
-		dir := t.TempDir()
-		if err := mkfifo(filepath.Join(dir, "coder.yaml")); err != nil {
-			t.Fatal(err)
-		}
-		_, err := roles.Load(embedded, roles.Source{Name: "workspace", Dir: dir})
-		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
-			t.Errorf("err = %v", err)
-		}
-	})
 }
 
 func load(t *testing.T, sources ...roles.Source) *roles.Set {
