@@ -13,7 +13,6 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"syscall"
 	"testing"
 	"time"
 
@@ -288,36 +287,6 @@ func TestCrashDuringCall(t *testing.T) {
 	if o.PID == oldPID || o.Opens != 1 || !reflect.DeepEqual(o.Request, spec.Open) {
 		t.Errorf("after crash: pid %d (old %d), %d opens of %+v; want a new process opened once with %+v",
 			o.PID, oldPID, o.Opens, o.Request, spec.Open)
-	}
-}
-
-func TestKilledBetweenCalls(t *testing.T) {
-	tests := []struct {
-		name        string
-		waitForExit bool
-	}{
-		{"after exit is seen", true},
-		{"immediately", false},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			m := newManager(t, nil)
-			spec := testSpec(t.TempDir(), true)
-			p := get(t, m, spec)
-			echo(t, p)
-			oldPID, oldChild := p.PID(), serverPID(t, p)
-			if err := syscall.Kill(oldPID, syscall.SIGKILL); err != nil {
-				t.Fatal(err)
-			}
-			if tt.waitForExit {
-				waitGone(t, "killed plugin", oldPID)
-			}
-			echo(t, p)
-			if o := opened(t, p); o.PID == oldPID || o.Opens != 1 {
-				t.Errorf("after kill: pid %d (old %d), %d opens; want a new process opened once", o.PID, oldPID, o.Opens)
-			}
-			waitGone(t, "killed plugin's child", oldChild)
-		})
 	}
 }
 

@@ -1,0 +1,5 @@
+//go:build !unix
+
+package plugins_test
+
+func unixHostileCacheCases() []hostileCacheCase { return nil }
