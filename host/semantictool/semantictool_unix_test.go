@@ -5,9 +5,12 @@ package semantictool_test
 import (
 	"errors"
 	"fmt"
+	"os"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
+	"time"
 
 	"github.com/langhost/langhost/plugins/builtin/builtintest"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
@@ -65,4 +68,55 @@ func TestGoThroughPlugin(t *testing.T) {
 	for _, pid := range append(pluginPIDs(t), servers...) {
 		waitGone(t, pid)
 	}
+}
+
+// pluginPIDs lists this process's children running `plugin serve semantic`.
+func pluginPIDs(t testing.TB) []int {
+	t.Helper()
+	var pids []int
+	for _, pid := range childPIDs(t, os.Getpid()) {
+		cmdline, _ := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid))
+		if strings.Contains(string(cmdline), "plugin\x00serve\x00semantic") {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+// childPIDs lists the live (non-zombie) children of parent.
+func childPIDs(t testing.TB, parent int) []int {
+	t.Helper()
+	entries, err := os.ReadDir("/proc")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var pids []int
+	for _, e := range entries {
+		pid, err := strconv.Atoi(e.Name())
+		if err != nil {
+			continue
+		}
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil {
+			continue
+		}
+		// Fields after the parenthesised command: state ppid ...
+		fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+		if len(fields) > 1 && fields[0] != "Z" && fields[1] == strconv.Itoa(parent) {
+			pids = append(pids, pid)
+		}
+	}
+	return pids
+}
+
+func waitGone(t testing.TB, pid int) {
+	t.Helper()
+	for range 200 {
+		stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+		if err != nil || strings.Contains(string(stat), ") Z ") {
+			return
+		}
+		time.Sleep(25 * time.Millisecond)
+	}
+	t.Errorf("process %d still running", pid)
 }
