@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/internal/clip"
 	"github.com/langhost/langhost/parsers"
 	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
@@ -126,7 +127,7 @@ func fit(o observation, budget int) string {
 		over := len(b) - limit
 		switch {
 		case len(o.Output) > 256:
-			o.Output = "..." + tail(o.Output, max(len(o.Output)-over-64, 256))
+			o.Output = "..." + clip.Tail(o.Output, max(len(o.Output)-over-64, 256))
 			cut = appendOnce(cut, "output (the beginning)")
 		case len(o.Data) > 256:
 			// Data is an operation's JSON; a prefix is no longer JSON,
@@ -190,16 +191,4 @@ func appendOnce(list []string, s string) []string {
 		}
 	}
 	return append(list, s)
-}
-
-// tail returns the last n bytes of s, starting at a rune boundary.
-func tail(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	i := len(s) - n
-	for i < len(s) && s[i]&0xC0 == 0x80 {
-		i++
-	}
-	return s[i:]
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/langhost/langhost/host"
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/host/runner"
+	"github.com/langhost/langhost/internal/clip"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
@@ -120,14 +121,11 @@ func cmpNonBlank(a, b string) string {
 	return b
 }
 
-// tailOf returns the last n bytes of s, from a rune boundary.
+// tailOf returns the last n bytes of s, from a character boundary,
+// marked when cut.
 func tailOf(s string, n int) string {
 	if len(s) <= n {
 		return s
 	}
-	i := len(s) - n
-	for i < len(s) && s[i]&0xC0 == 0x80 {
-		i++
-	}
-	return "..." + s[i:]
+	return "..." + clip.Tail(s, n)
 }

@@ -16,6 +16,7 @@ import (
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/internal/clip"
 	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -237,10 +238,10 @@ func summary(id string, res *registry.Result, e *errorInfo) string {
 			continue // already listed above
 		}
 		v, _ := json.Marshal(res.Outputs[name])
-		fmt.Fprintf(&b, "%s: %s\n", name, clip(string(v)))
+		fmt.Fprintf(&b, "%s: %s\n", name, clipSummary(string(v)))
 	}
 	if len(res.Data) > 0 {
-		b.WriteString(clip(string(res.Data)) + "\n")
+		b.WriteString(clipSummary(string(res.Data)) + "\n")
 	}
 	if len(res.Diagnostics) == 0 && (e != nil || (len(res.Outputs) == 0 && len(res.Data) == 0)) {
 		out := res.Stdout
@@ -273,17 +274,17 @@ func severityCounts(res *registry.Result) string {
 	return strings.Join(parts, ", ")
 }
 
-func clip(s string) string {
+func clipSummary(s string) string {
 	if len(s) <= maxSummaryTail {
 		return s
 	}
-	return s[:maxSummaryTail] + "... (truncated; see structuredContent)"
+	return clip.Head(s, maxSummaryTail) + "... (truncated; see structuredContent)"
 }
 
 // tail keeps the end of s, where tools print their conclusion.
 func tail(s string) string {
 	if len(s) > maxSummaryTail {
-		s = "...\n" + s[len(s)-maxSummaryTail:]
+		s = "...\n" + clip.Tail(s, maxSummaryTail)
 	}
 	return s
 }

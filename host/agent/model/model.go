@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/langhost/langhost/internal/clip"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
@@ -249,14 +250,14 @@ func checkResponse(req *Request, resp *Response) error {
 	for i := range resp.Message.ToolCalls {
 		c := &resp.Message.ToolCalls[i]
 		if !offered(req.Tools, c.Name) {
-			return fmt.Errorf("%w: tool call %d names %q, which is not among the %d tools offered", ErrBadResponse, i, clip(c.Name), len(req.Tools))
+			return fmt.Errorf("%w: tool call %d names %q, which is not among the %d tools offered", ErrBadResponse, i, clipText(c.Name), len(req.Tools))
 		}
 		if len(strings.TrimSpace(string(c.Arguments))) == 0 {
 			c.Arguments = json.RawMessage("{}")
 		}
 		var obj map[string]any
 		if err := json.Unmarshal(c.Arguments, &obj); err != nil || obj == nil {
-			return fmt.Errorf("%w: arguments of tool call %d (%s) are not a JSON object: %s", ErrBadResponse, i, c.Name, clip(string(c.Arguments)))
+			return fmt.Errorf("%w: arguments of tool call %d (%s) are not a JSON object: %s", ErrBadResponse, i, c.Name, clipText(string(c.Arguments)))
 		}
 		if c.ID == "" {
 			c.ID = fmt.Sprintf("call_%d", i)
@@ -274,13 +275,13 @@ func offered(tools []ToolDef, name string) bool {
 	return false
 }
 
-// clip shortens server-controlled text quoted in an error.
-func clip(s string) string {
+// clipText shortens server-controlled text quoted in an error.
+func clipText(s string) string {
 	const n = 600
 	if len(s) <= n {
 		return strings.ToValidUTF8(s, "\uFFFD")
 	}
-	return strings.ToValidUTF8(s[:n], "\uFFFD") + "…"
+	return strings.ToValidUTF8(clip.Head(s, n), "\uFFFD") + "…"
 }
 
 // maxTokens picks the request's limit, else the config's, else the default.

@@ -73,7 +73,7 @@ func (p *openAIProvider) Complete(ctx context.Context, req *Request, stream func
 		// The SDK's error text is the status only; the server's message
 		// says what was wrong (a scripted server's mismatch, a bad model
 		// name).
-		err = fmt.Errorf("%w: %s", err, clip(apiErr.Message))
+		err = fmt.Errorf("%w: %s", err, clipText(apiErr.Message))
 	}
 	if err != nil {
 		return nil, callError(p.name, p.key, err)
@@ -163,7 +163,7 @@ func (p *openAIProvider) complete(ctx context.Context, params openai.ChatComplet
 	}
 	for _, c := range ch.Message.ToolCalls {
 		if c.Type != "" && c.Type != "function" {
-			return nil, fmt.Errorf("%w: tool call %s of unsupported type %q", ErrBadResponse, clip(c.ID), clip(c.Type))
+			return nil, fmt.Errorf("%w: tool call %s of unsupported type %q", ErrBadResponse, clipText(c.ID), clipText(c.Type))
 		}
 		resp.Message.ToolCalls = append(resp.Message.ToolCalls, ToolCall{
 			ID: c.ID, Name: c.Function.Name, Arguments: json.RawMessage(c.Function.Arguments),
