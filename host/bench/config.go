@@ -1,17 +1,13 @@
 package bench
 
 import (
-	"errors"
 	"fmt"
-	"os"
 	"regexp"
 	"slices"
 	"strings"
 
 	"github.com/langhost/langhost/host/agent/model"
-	"github.com/langhost/langhost/internal/safefile"
 	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
-	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // Runners.
@@ -142,17 +138,9 @@ func filepathBase(p string) string {
 
 // LoadConfigs reads a file of run configs. Names must be unique.
 func LoadConfigs(file string) ([]RunConfig, error) {
-	data, err := safefile.ReadRegular(file, maxScenarioBytes)
-	if err != nil {
-		code := failure.InvalidInput
-		if errors.Is(err, os.ErrNotExist) {
-			code = failure.NotFound
-		}
-		return nil, failure.Wrap(code, err, "run configs %s", file)
-	}
 	var cf ConfigFile
-	if err := decodeStrict(data, &cf); err != nil {
-		return nil, invalid(file, "", "%v", err)
+	if err := readStrict(file, file, "run configs", &cf); err != nil {
+		return nil, err
 	}
 	if len(cf.Configs) == 0 {
 		return nil, invalid(file, "configs", "no run configs")

@@ -119,17 +119,9 @@ func LoadScenario(file string) (*Scenario, error) {
 	if err != nil {
 		return nil, failure.Wrap(failure.InvalidInput, err, "scenario %s", file)
 	}
-	data, err := safefile.ReadRegular(abs, maxScenarioBytes)
-	if err != nil {
-		code := failure.InvalidInput
-		if errors.Is(err, os.ErrNotExist) {
-			code = failure.NotFound
-		}
-		return nil, failure.Wrap(code, err, "scenario %s", file)
-	}
 	var s Scenario
-	if err := decodeStrict(data, &s); err != nil {
-		return nil, invalid(file, "", "%v", err)
+	if err := readStrict(abs, file, "scenario", &s); err != nil {
+		return nil, err
 	}
 	s.File = abs
 	if err := s.validate(); err != nil {
@@ -139,6 +131,24 @@ func LoadScenario(file string) (*Scenario, error) {
 }
 
 // decodeStrict decodes one YAML document, refusing unknown keys.
+// readStrict reads the scenario or config file at path, named file in
+// errors, into v: a missing file is not_found, anything else wrong
+// invalid_input.
+func readStrict(path, file, kind string, v any) error {
+	data, err := safefile.ReadRegular(path, maxScenarioBytes)
+	if err != nil {
+		code := failure.InvalidInput
+		if errors.Is(err, os.ErrNotExist) {
+			code = failure.NotFound
+		}
+		return failure.Wrap(code, err, "%s %s", kind, file)
+	}
+	if err := decodeStrict(data, v); err != nil {
+		return invalid(file, "", "%v", err)
+	}
+	return nil
+}
+
 func decodeStrict(data []byte, v any) error {
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	dec.KnownFields(true)
