@@ -4,6 +4,11 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 cd "$root"
+# A machine without Go of its own gets the toolchain and module mirror from ../shared/go.
+if ! command -v go >/dev/null 2>&1 && [ -f ../shared/go/env.sh ]; then
+	# shellcheck disable=SC1091
+	source ../shared/go/env.sh
+fi
 scripts/install-tools.sh
 export PATH="$root/.tools/bin:$PATH"
 go test -count=1 -timeout 30m "$@" ./...
