@@ -39,6 +39,22 @@ for bin in pyright pyright-langserver tsc typescript-language-server prettier es
 	ln -sf "$tools/npm/node_modules/.bin/$bin" "$tools/bin/$bin"
 done
 
+# csharp-ls, the Roslyn-based C# language server, pinned, as a dotnet tool
+# in .tools/csharp-ls, whenever the .NET SDK is on PATH (C# semantic tests
+# fail without it there, and skip where dotnet is missing).
+CSHARP_LS_VERSION=0.28.0
+if command -v dotnet >/dev/null; then
+	csharp_ls_dir="$tools/csharp-ls"
+	if [ "$(cat "$csharp_ls_dir/.installed" 2>/dev/null)" != "$CSHARP_LS_VERSION" ] || [ ! -x "$csharp_ls_dir/csharp-ls" ]; then
+		echo "install-tools: csharp-ls $CSHARP_LS_VERSION" >&2
+		rm -rf "$csharp_ls_dir"
+		DOTNET_CLI_TELEMETRY_OPTOUT=1 DOTNET_NOLOGO=1 \
+			dotnet tool install --tool-path "$csharp_ls_dir" csharp-ls --version "$CSHARP_LS_VERSION" >&2
+		echo "$CSHARP_LS_VERSION" >"$csharp_ls_dir/.installed"
+	fi
+	ln -sf "$csharp_ls_dir/csharp-ls" "$tools/bin/csharp-ls"
+fi
+
 # clangd 14 from Debian bookworm, pinned, without a system-wide install:
 # the packages are downloaded with apt-get download and unpacked into
 # .tools/clangd; .tools/bin/clangd runs it with their libraries. The list is
@@ -87,3 +103,4 @@ WRAPPER
 	"$tools/bin/clangd" --version >&2
 	echo "$CLANGD_PACKAGES" >"$clangd_dir/.installed"
 fi
+
