@@ -14,6 +14,7 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
+	"math"
 	"os"
 	"path"
 	"path/filepath"
@@ -25,7 +26,6 @@ import (
 	"github.com/langhost/langhost/internal/safefile"
 	"github.com/langhost/langhost/internal/textdist"
 	"github.com/langhost/langhost/internal/workspace"
-	"github.com/spf13/cast"
 	"github.com/spf13/pflag"
 	"github.com/spf13/viper"
 	"go.yaml.in/yaml/v3"
@@ -41,7 +41,8 @@ type Key struct {
 
 	// Workspace says an untrusted workspace's .langhost.yaml may set the
 	// key, because it changes only presentation. Tighten says it may lower
-	// the key (a limit) but not raise it: the limits protect against the
+	// the key (a limit) to a valid, positive value but not raise or remove
+	// it (0 is "no limit" for timeout): the limits protect against the
 	// workspace's own tools. Every other key grants something (Grants says
 	// what) and is taken from a workspace only when the user trusts it, so
 	// a new key is safe by default.
@@ -263,6 +264,9 @@ func Load(paths Paths, flags *pflag.FlagSet, env func(string) (string, bool)) (*
 	if err != nil {
 		return nil, fmt.Errorf("timeout (from %s): invalid duration %q", c.origins["timeout"], v.GetString("timeout"))
 	}
+	if d < 0 {
+		return nil, fmt.Errorf("timeout (from %s): %s is negative (0 means no limit)", c.origins["timeout"], d)
+	}
 	c.Timeout = d
 	if err := c.loadDaemon(v); err != nil {
 		return nil, err
@@ -303,22 +307,23 @@ func (c *Config) mergeWorkspace(v *viper.Viper, paths Paths) error {
 	if err != nil || file == "" {
 		return err
 	}
-	c.Ignored, err = c.merge(v, file, data, func(k Key, val any) bool {
+	c.Ignored, err = c.merge(v, file, data, func(k Key, val any) string {
 		switch {
 		case c.Trust.Trusted || k.Workspace:
-			return true
+			return ""
 		case k.Tighten:
-			return tightens(v.Get(k.Name), val)
+			return tightens(k, v.Get(k.Name), val)
 		}
-		return false
+		return k.Grants
 	})
 	return err
 }
 
 // merge merges one config file into v and records where values came
-// from. keep, if not nil, says whether a key's value may be taken from
-// the file; the others are dropped and returned.
-func (c *Config) merge(v *viper.Viper, file string, data []byte, keep func(Key, any) bool) ([]Ignored, error) {
+// from. refuse, if not nil, says why a key's value may not be taken from
+// the file ("" when it may: what taking it would grant); those values are
+// dropped and returned.
+func (c *Config) merge(v *viper.Viper, file string, data []byte, refuse func(Key, any) string) ([]Ignored, error) {
 	values, pos, err := parseConfig(file, data)
 	if err != nil {
 		return nil, err
@@ -329,12 +334,14 @@ func (c *Config) merge(v *viper.Viper, file string, data []byte, keep func(Key, 
 		if !ok {
 			continue
 		}
-		if keep != nil && !keep(k, val) {
-			deleteNested(values, k.Name)
-			p := pos[k.Name]
-			ignored = append(ignored, Ignored{Key: k.Name, Value: redactKey(k.Name, val), File: file,
-				Line: p.Line, Column: p.Column, Grants: k.Grants, Reason: c.Trust.Reason})
-			continue
+		if refuse != nil {
+			if grants := refuse(k, val); grants != "" {
+				deleteNested(values, k.Name)
+				p := pos[k.Name]
+				ignored = append(ignored, Ignored{Key: k.Name, Value: redactKey(k.Name, val), File: file,
+					Line: p.Line, Column: p.Column, Grants: grants, Reason: c.Trust.Reason})
+				continue
+			}
 		}
 		c.origins[k.Name] = file
 	}
@@ -346,20 +353,54 @@ func (c *Config) merge(v *viper.Viper, file string, data []byte, keep func(Key, 
 	return ignored, nil
 }
 
-// tightens reports whether limit next is at most cur; limits are byte
-// counts or durations. A value that does not parse is kept, so that Load
-// reports it with its file.
-func tightens(cur, next any) bool {
-	if n, err := cast.ToInt64E(next); err == nil {
-		c, err := cast.ToInt64E(cur)
-		return err == nil && n <= c
+// tightens says why an untrusted workspace may not set the limit k to
+// next when the effective value is cur, or "" when next is a valid,
+// positive limit no looser than cur. 0 means "no limit" for timeout, so
+// zero and negative values are refused for every limit, and so is a value
+// that does not parse: the user's limit stays.
+func tightens(k Key, cur, next any) string {
+	_, isDuration := k.Default.(string)
+	n, ok := parseLimit(next, isDuration)
+	switch {
+	case !ok:
+		return "is not a valid limit, so it would replace one"
+	case n <= 0:
+		return "would remove the limit: 0 or less means none"
 	}
-	n, err := time.ParseDuration(fmt.Sprint(next))
-	if err != nil {
-		return true
+	c, ok := parseLimit(cur, isDuration)
+	if ok && c > 0 && n > c {
+		return k.Grants
 	}
-	c, err := time.ParseDuration(fmt.Sprint(cur))
-	return err == nil && n <= c
+	// A user limit of 0 (none) is loosened by nothing.
+	return ""
+}
+
+// parseLimit reads a limit as a byte count or a duration (in
+// nanoseconds). Only integers count as byte counts: YAML gives floats,
+// booleans and strings too, which a lenient cast would turn into numbers.
+func parseLimit(v any, isDuration bool) (int64, bool) {
+	if isDuration {
+		if n, ok := v.(int); ok && n == 0 {
+			return 0, true // "timeout: 0", which ParseDuration reads too
+		}
+		d, err := time.ParseDuration(fmt.Sprint(v))
+		return int64(d), err == nil
+	}
+	switch n := v.(type) {
+	case int:
+		return int64(n), true
+	case int64:
+		return n, true
+	case uint64:
+		if n > math.MaxInt64 {
+			return math.MaxInt64, true
+		}
+		return int64(n), true
+	case string:
+		i, err := strconv.ParseInt(strings.TrimSpace(n), 10, 64)
+		return i, err == nil
+	}
+	return 0, false
 }
 
 // Allows reports whether tools.allow lets tool id change files without
