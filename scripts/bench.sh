@@ -52,7 +52,7 @@ go test ./plugins/semantic -run '^$' -bench . -benchtime 50x | grep Benchmark
 # in-process path, which starts the plugin and server on every call.
 # C# runs against the scripted Roslyn peer (no .NET here).
 mkdir -p "$tmp/rbin" "$tmp/rt"
-go build -o "$tmp/rbin/roslyn-language-server" ./plugins/roslyn/fakeroslyn
+go build -o "$tmp/rbin/roslyn-language-server" ./internal/lsptest/fakeroslyn
 gocache=$(go env GOCACHE)
 semantic_env=(env "PATH=$tmp/rbin:$PATH" "XDG_RUNTIME_DIR=$tmp/rt" "XDG_CACHE_HOME=$tmp/cache" "GOCACHE=$gocache"
 	"XDG_CONFIG_HOME=$tmp/config" LANGHOST_DAEMON=1)
@@ -95,4 +95,4 @@ PY
 }
 semantic_bench go plugins/semantic/testdata/gomod go.find_references symbol=TotalArea
 semantic_bench python plugins/semantic/testdata/pypkg python.find_references symbol=greet
-semantic_bench csharp plugins/roslyn/testdata/Shapes csharp.find_references symbol=IShape kind=interface
+semantic_bench csharp internal/lsptest/roslyntest/testdata/Shapes csharp.find_references symbol=IShape kind=interface

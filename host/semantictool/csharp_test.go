@@ -9,8 +9,8 @@ import (
 	"testing"
 
 	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/internal/lsptest/roslyntest"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
-	"github.com/langhost/langhost/plugins/roslyn/roslyntest"
 )
 
 // TestCSharpThroughPlugin runs the shipped csharp.yaml end to end: the host
@@ -25,7 +25,7 @@ func TestCSharpThroughPlugin(t *testing.T) {
 	}
 	t.Setenv("PATH", bin+string(os.PathListSeparator)+os.Getenv("PATH"))
 	t.Setenv("FAKEROSLYN_FAIL_30099", "2") // Roslyn's non-fatal failures are retried
-	h := newHost(t, "../../plugins/roslyn/testdata/Shapes")
+	h := newHost(t, roslyntest.Shapes())
 	ctx := context.Background()
 
 	call := func(id string, input map[string]any) (json.RawMessage, error) {
@@ -98,7 +98,7 @@ func TestCSharpThroughPlugin(t *testing.T) {
 
 func TestCSharpServerMissing(t *testing.T) {
 	t.Setenv("PATH", t.TempDir()) // neither roslyn-language-server nor csharp-ls
-	h := newHost(t, "../../plugins/roslyn/testdata/Shapes")
+	h := newHost(t, roslyntest.Shapes())
 	_, err := h.Registry.Call(context.Background(), "csharp.find_symbol", registry.Call{Input: map[string]any{"query": "IShape"}})
 	if failure.CodeOf(err) != failure.Precondition {
 		t.Errorf("err = %v, want precondition_failed naming the missing server", err)
@@ -111,7 +111,7 @@ func TestCSharpServerMissing(t *testing.T) {
 // csharp-ls behaves like csharp-ls, and ignores Roslyn's notifications).
 func TestCSharpLSThroughPlugin(t *testing.T) {
 	t.Setenv("PATH", roslyntest.Install(t, "csharp-ls")+string(os.PathListSeparator)+os.Getenv("PATH"))
-	h := newHost(t, "../../plugins/roslyn/testdata/Shapes")
+	h := newHost(t, roslyntest.Shapes())
 	res, err := h.Registry.Call(context.Background(), "csharp.find_implementations", registry.Call{Input: map[string]any{"symbol": "IShape", "kind": "interface"}})
 	if err != nil {
 		t.Fatal(err)

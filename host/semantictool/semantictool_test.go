@@ -18,11 +18,11 @@ import (
 	"github.com/langhost/langhost/host/plugins"
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/host/semantictool"
+	"github.com/langhost/langhost/internal/lsptest/roslyntest"
 	"github.com/langhost/langhost/plugins/builtin"
 	"github.com/langhost/langhost/plugins/builtin/builtintest"
 	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/pluginapi"
-	"github.com/langhost/langhost/plugins/roslyn/roslyntest"
 )
 
 func TestMain(m *testing.M) { builtintest.Main(m) }
@@ -175,7 +175,7 @@ func copyTree(t testing.TB, src, dst string) {
 func BenchmarkPluginStartToReady(b *testing.B) {
 	fake := roslyntest.Build(b)
 	root := b.TempDir()
-	copyTree(b, "../../plugins/roslyn/testdata/Shapes", root)
+	copyTree(b, roslyntest.Shapes(), root)
 	cfg, _ := json.Marshal(map[string]any{
 		"command":    fake,
 		"args":       []string{"--stdio", "--logLevel", "Information", "--extensionLogDirectory", b.TempDir()},

@@ -7,13 +7,13 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/langhost/langhost/internal/lsptest/roslyntest"
 	"github.com/langhost/langhost/plugins/pluginapi"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
-	"github.com/langhost/langhost/plugins/roslyn/roslyntest"
 	"github.com/langhost/langhost/plugins/roslynagent"
 )
 
-const shapes = "../roslyn/testdata/Shapes"
+var shapes = roslyntest.Shapes()
 
 func open(t *testing.T, a *roslynagent.Agent, command string) {
 	t.Helper()

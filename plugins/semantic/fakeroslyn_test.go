@@ -7,11 +7,11 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/langhost/langhost/internal/lsptest/roslyntest"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
-	"github.com/langhost/langhost/plugins/roslyn/roslyntest"
 )
 
-// fakeConfig returns a config that runs plugins/roslyn/fakeroslyn, the
+// fakeConfig returns a config that runs internal/lsptest/fakeroslyn, the
 // scripted Roslyn peer, with the roslyn dialect, and the file it logs
 // every message it receives to (with its load state). mode picks how it
 // misbehaves, through its environment:
@@ -48,13 +48,13 @@ func fakeConfig(t *testing.T, mode string) (Config, string) {
 	}, logPath
 }
 
-// TestFakeRoslyn runs the roslyn dialect against plugins/roslyn/fakeroslyn,
+// TestFakeRoslyn runs the roslyn dialect against internal/lsptest/fakeroslyn,
 // the scripted peer that replays Roslyn's handshake and message shapes.
 func TestFakeRoslyn(t *testing.T) {
 	bin := roslyntest.Build(t)
 	t.Setenv("FAKEROSLYN_LOAD_DELAY", "300ms")
 	t.Setenv("FAKEROSLYN_FAIL_30099", "2")
-	root := copyTree(t, filepath.Join("..", "roslyn", "testdata", "Shapes"))
+	root := copyTree(t, roslyntest.Shapes())
 	cfg := Config{
 		Command:     bin,
 		Args:        []string{"--stdio", "--logLevel", "Information", "--extensionLogDirectory", t.TempDir()},
@@ -105,7 +105,7 @@ func TestCSharpLSWhenRoslynIsMissing(t *testing.T) {
 	t.Setenv("FAKEROSLYN_LOG", logPath)
 	t.Setenv("FAKEROSLYN_LOAD_DELAY", "300ms")
 	t.Setenv("PATH", roslyntest.Install(t, "csharp-ls")) // no roslyn-language-server
-	root := copyTree(t, filepath.Join("..", "roslyn", "testdata", "Shapes"))
+	root := copyTree(t, roslyntest.Shapes())
 	e := openEngine(t, root, "csharp", csharpServers)
 
 	st, err := e.Status(t.Context())

@@ -1,6 +1,7 @@
 package semantic
 
 import (
+	"github.com/langhost/langhost/internal/lsptest/roslyntest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -35,7 +36,7 @@ public class Triangle : IShape
 func TestStructuredEditsCSharp(t *testing.T) {
 	cfg, _ := fakeConfig(t, "roslyn")
 	cfg.RootMarkers = []string{"*.sln"}
-	root := copyTree(t, filepath.Join("..", "roslyn", "testdata", "Shapes"))
+	root := copyTree(t, roslyntest.Shapes())
 	const tri = "src/Shapes/Triangle.cs"
 	if err := os.WriteFile(filepath.Join(root, tri), []byte(triangleCS), 0o644); err != nil {
 		t.Fatal(err)

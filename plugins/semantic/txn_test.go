@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"github.com/langhost/langhost/internal/lsptest/roslyntest"
 	"os"
 	"path/filepath"
 	"strings"
@@ -387,7 +388,7 @@ func TestPyrightTransactions(t *testing.T) {
 func TestFakeRoslynTransactions(t *testing.T) {
 	cfg, _ := fakeConfig(t, "roslyn")
 	cfg.RootMarkers = []string{"*.sln", "*.slnx", "*.csproj"}
-	root := copyTree(t, filepath.Join("..", "roslyn", "testdata", "Shapes"))
+	root := copyTree(t, roslyntest.Shapes())
 	e := openEngine(t, root, "csharp", cfg)
 	const report, broken = "src/Shapes.App/Report.cs", "src/Shapes.App/Broken.cs"
 	runTxnCases(t, e, root, []string{report, broken}, []txnCase{

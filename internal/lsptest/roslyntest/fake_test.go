@@ -1,4 +1,4 @@
-package roslyn
+package roslyntest_test
 
 import (
 	"bufio"
@@ -13,8 +13,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/langhost/langhost/internal/lsptest/roslyntest"
 	"github.com/langhost/langhost/plugins/lsp"
-	"github.com/langhost/langhost/plugins/roslyn/roslyntest"
 )
 
 // peer drives a fakeroslyn process.

@@ -1,4 +1,4 @@
-package roslyn
+package roslyntest_test
 
 import (
 	"encoding/json"
@@ -10,7 +10,7 @@ import (
 	"testing"
 	"time"
 
-	"github.com/langhost/langhost/plugins/roslyn/roslyntest"
+	"github.com/langhost/langhost/internal/lsptest/roslyntest"
 )
 
 func TestLaunchArguments(t *testing.T) {

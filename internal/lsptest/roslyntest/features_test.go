@@ -1,4 +1,4 @@
-package roslyn
+package roslyntest_test
 
 import (
 	"encoding/json"

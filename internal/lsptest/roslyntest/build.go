@@ -1,16 +1,29 @@
-// Package roslyntest builds the fake Roslyn language server
-// (plugins/roslyn/fakeroslyn) for tests of Roslyn dialect clients.
+// Package roslyntest is test-only support for Roslyn dialect clients: it
+// builds fakeroslyn (internal/lsptest/fakeroslyn), a scripted peer that
+// speaks like the Roslyn language server or csharp-ls, and holds its C#
+// fixture workspace in testdata/Shapes. The fake is for what a real server
+// cannot be made to do (crash, send malformed frames, load slowly, answer
+// with hostile edits); ordinary C# semantics are tested against real
+// csharp-ls. The tests in this package pin down the fake's behaviour.
 package roslyntest
 
 import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"sync"
 	"testing"
 )
 
-const pkg = "github.com/langhost/langhost/plugins/roslyn/fakeroslyn"
+// Shapes is the absolute path of the C# fixture workspace the fake's
+// tests use (a solution of two projects); copy it before editing.
+func Shapes() string {
+	_, file, _, _ := runtime.Caller(0)
+	return filepath.Join(filepath.Dir(file), "testdata", "Shapes")
+}
+
+const pkg = "github.com/langhost/langhost/internal/lsptest/fakeroslyn"
 
 // built caches the one build per test binary; a build is slow next to the
 // tests that use it, and the binary does not change while they run.
