@@ -18,6 +18,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -71,6 +72,10 @@ var Keys = []Key{
 	{Name: "mcp.profiles", Default: map[string]any{}, Description: "named tool sets for mcp.profile: name -> list of tool id globs or category:NAME",
 		Grants: "defines which tools a profile serves"},
 	{Name: "mcp.prewarm", Flag: "prewarm", Default: true, Description: "`langhost mcp` starts the served languages' language servers at start-up, not on the first call", Workspace: true},
+	{Name: "mcp.max_sessions", Default: 64, Description: "open sessions `langhost mcp --http` accepts; one more initialize gets HTTP 503", Tighten: true,
+		Grants: "raises a limit on what MCP clients can make the server hold"},
+	{Name: "mcp.max_concurrent", Default: max(4, 2*runtime.NumCPU()), Description: "tool calls `langhost mcp` runs at once; more wait for a slot, then fail as busy", Tighten: true,
+		Grants: "raises a limit on the processes MCP clients can start at once"},
 	{Name: "daemon.enabled", Env: "LANGHOST_DAEMON", Default: true, Description: "serve semantic tools of `langhost run` from a per-workspace background daemon",
 		Grants: "decides whether a background process outlives the command"},
 	{Name: "daemon.idle_timeout", Default: "10m", Description: "a daemon exits after this long without calls", Tighten: true,
@@ -98,6 +103,10 @@ type Config struct {
 	// MCPPrewarm makes `langhost mcp` start the served languages' plugins
 	// and language servers when it starts.
 	MCPPrewarm bool
+	// MCPMaxSessions caps the sessions of `langhost mcp --http`, and
+	// MCPMaxConcurrent the tool calls `langhost mcp` runs at once.
+	MCPMaxSessions   int
+	MCPMaxConcurrent int
 	// Daemon lets `langhost run` send semantic calls to a per-workspace
 	// daemon that keeps language servers warm between calls.
 	Daemon            bool
@@ -258,6 +267,8 @@ func Load(paths Paths, flags *pflag.FlagSet, env func(string) (string, bool)) (*
 	if c.MCPPrewarm, err = toBool(v.Get("mcp.prewarm")); err != nil {
 		return nil, fmt.Errorf("mcp.prewarm (from %s): %w", c.origins["mcp.prewarm"], err)
 	}
+	c.MCPMaxSessions = v.GetInt("mcp.max_sessions")
+	c.MCPMaxConcurrent = v.GetInt("mcp.max_concurrent")
 	c.MaxOutput = v.GetInt("max_output")
 	c.SpecMaxSize = v.GetInt64("spec.max_size")
 	d, err := time.ParseDuration(v.GetString("timeout"))
@@ -281,6 +292,14 @@ func Load(paths Paths, flags *pflag.FlagSet, env func(string) (string, bool)) (*
 	}
 	if c.SpecMaxSize <= 0 {
 		return nil, fmt.Errorf("spec.max_size (from %s): must be a positive number of bytes", c.origins["spec.max_size"])
+	}
+	for _, k := range []struct {
+		name string
+		n    int
+	}{{"mcp.max_sessions", c.MCPMaxSessions}, {"mcp.max_concurrent", c.MCPMaxConcurrent}} {
+		if k.n <= 0 {
+			return nil, fmt.Errorf("%s (from %s): must be a positive number", k.name, c.origins[k.name])
+		}
 	}
 	for _, p := range c.AllowTools {
 		if _, err := path.Match(p, ""); err != nil {
@@ -428,6 +447,8 @@ func (c *Config) Values() map[string]any {
 		"mcp.profile":         c.MCPProfile,
 		"mcp.profiles":        c.MCPProfiles,
 		"mcp.prewarm":         c.MCPPrewarm,
+		"mcp.max_sessions":    c.MCPMaxSessions,
+		"mcp.max_concurrent":  c.MCPMaxConcurrent,
 		"daemon.enabled":      c.Daemon,
 		"daemon.idle_timeout": c.DaemonIdleTimeout.String(),
 		"spec.max_size":       c.SpecMaxSize,
