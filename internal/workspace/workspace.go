@@ -89,13 +89,15 @@ func (r *Root) ResolveRead(key, p string) (string, error) {
 	return res.real, nil
 }
 
-// ResolveWrite returns the real path of p for replacing its content: p must
-// be an existing regular file inside the root. Dangling symlinks are
+// ResolveWrite returns the real path of p for replacing (or deleting) its
+// content: p must be an existing regular file inside the root, and neither
+// the path as given nor the real path may be git metadata or langhost's
+// own state (see checkWritable). Dangling symlinks are
 // refused (writing through one would create a file wherever it points), and
 // so are directories and special files. A symlink to a regular file inside
 // the root resolves to that file, so the link itself stays intact.
 func (r *Root) ResolveWrite(key, p string) (string, error) {
-	_, res, err := r.resolve(key, p)
+	abs, res, err := r.resolve(key, p)
 	if err != nil {
 		return "", err
 	}
@@ -114,6 +116,28 @@ func (r *Root) ResolveWrite(key, p string) (string, error) {
 	if !fi.Mode().IsRegular() {
 		return "", &failure.Error{Code: failure.Precondition, Field: key,
 			Message: fmt.Sprintf("%q is not a regular file (%s); langhost only rewrites regular files", p, fi.Mode().Type())}
+	}
+	if err := r.checkWritable(key, p, abs, res.real); err != nil {
+		return "", err
+	}
+	return res.real, nil
+}
+
+// ResolveCreate returns the real path at which p would be created (its
+// existing directories resolved, the rest appended), for a writer about
+// to create it or its missing directories. Nothing along it may leave the
+// root or land in git metadata or langhost's state (see ResolveWrite).
+// Whether something exists there already is the caller's to check.
+func (r *Root) ResolveCreate(key, p string) (string, error) {
+	abs, res, err := r.resolve(key, p)
+	if err != nil {
+		return "", err
+	}
+	if res.exists && res.real == r.dir {
+		return "", &failure.Error{Code: failure.Precondition, Field: key, Message: fmt.Sprintf("%q is the workspace root, not a file", p)}
+	}
+	if err := r.checkWritable(key, p, abs, res.real); err != nil {
+		return "", err
 	}
 	return res.real, nil
 }
