@@ -5,11 +5,14 @@ import (
 	"io"
 	"strings"
 
+	"github.com/langhost/langhost/host/detect"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/spf13/cobra"
 )
 
 type languagesOptions struct {
-	f *factory
+	f        *factory
+	detected bool
 }
 
 type languageInfo struct {
@@ -24,14 +27,63 @@ type languageInfo struct {
 
 func newLanguagesCmd(f *factory) *cobra.Command {
 	opts := &languagesOptions{f: f}
-	return &cobra.Command{
+	cmd := &cobra.Command{
 		Use:   "languages",
 		Short: "List the loaded language specs and where each came from",
+		Long: `List the loaded language specs and where each came from.
+
+With --detected, list the languages the workspace uses, ranked by their
+source files, and why each was chosen (or, for a language with a project
+file that was not chosen, why not): the languages langhost mcp serves by
+default and whose servers it prewarms (those marked as projects).`,
 		Example: `  langhost languages
+  langhost languages --detected
   langhost languages --format json`,
 		Args: cobra.NoArgs,
-		RunE: func(cmd *cobra.Command, _ []string) error { return languagesRun(cmd, opts) },
+		RunE: func(cmd *cobra.Command, _ []string) error {
+			if opts.detected {
+				return languagesDetectedRun(cmd, opts)
+			}
+			return languagesRun(cmd, opts)
+		},
 	}
+	cmd.Flags().BoolVar(&opts.detected, "detected", false, "list the languages the workspace uses and why each was chosen")
+	return cmd
+}
+
+// languagesDetectedRun prints what detection found in the workspace. It
+// writes nothing on stderr: spec problems are `langhost languages`'s to
+// report.
+func languagesDetectedRun(cmd *cobra.Command, opts *languagesOptions) error {
+	h, err := opts.f.loadHost(cmd.Context())
+	if err != nil {
+		return err
+	}
+	res, err := detect.Detect(cmd.Context(), h.Workspace.Dir(), h.Specs.Languages, detect.Limits{})
+	if err != nil {
+		err = failure.Wrap(failure.Precondition, err, "detect the workspace's languages")
+	}
+	return printer{opts.f}.result(commandPath(cmd), res, err, func(w io.Writer) error {
+		rows := [][]string{{"LANGUAGE", "FILES", "PROJECT", "WHY"}}
+		for _, l := range res.Languages {
+			rows = append(rows, []string{l.ID, fmt.Sprint(l.Files), yesNo(l.Project), strings.Join(l.Reasons, "; ")})
+		}
+		for _, l := range res.Ignored {
+			rows = append(rows, []string{l.ID, fmt.Sprint(l.Files), "ignored", strings.Join(l.Reasons, "; ")})
+		}
+		if len(rows) == 1 {
+			_, err := fmt.Fprintf(w, "no language detected in %s\n", h.Workspace.Dir())
+			return err
+		}
+		if err := opts.f.table(w, rows); err != nil {
+			return err
+		}
+		if res.Truncated {
+			_, err := fmt.Fprintf(w, "(the walk stopped after %d entries; deeper files were not counted)\n", res.Entries)
+			return err
+		}
+		return nil
+	})
 }
 
 func languagesRun(cmd *cobra.Command, opts *languagesOptions) error {

@@ -5,7 +5,15 @@
 // by a file matching one of its projectFiles or its language servers'
 // rootMarkers. A marker that several languages list (package.json for
 // JavaScript and TypeScript) counts only together with a source file: it
-// alone does not say which of them the workspace uses.
+// alone does not say which of them the workspace uses. A marker alone
+// (a Makefile, with no .c file anywhere) also yields to a language that has
+// both sources and a project file as near the root: the Makefile of a Go
+// module builds Go, it does not make a C project.
+//
+// Languages are ranked by how many of their source files the walk saw, and
+// a language counts as the workspace's project only with a share of the
+// sources: three .js files beside five hundred .ts files are not a
+// JavaScript project, whatever package.json says.
 //
 // The walk is bounded in depth and in entries, skips the directories every
 // scan skips (workspace.SkipDir: .git, node_modules, vendor, ...) and
@@ -20,7 +28,6 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
-	"sort"
 	"strings"
 
 	"github.com/langhost/langhost/host/spec"
@@ -42,9 +49,12 @@ type Limits struct {
 // Language is a detected language and why.
 type Language struct {
 	ID string `json:"id"`
-	// Reasons are the first pieces of evidence, e.g. "main.go has
-	// extension .go", "go.mod is a project file".
+	// Reasons are the evidence, e.g. "12 files with extension .go, e.g.
+	// main.go", "go.mod is a project file"; for an ignored language, why it
+	// was not chosen.
 	Reasons []string `json:"reasons"`
+	// Files is how many source files (by extension) the walk saw.
+	Files int `json:"files"`
 	// Project is set when a project file of the language lies at the
 	// root or one directory below it: the workspace is (partly) a project
 	// of that language, not just a holder of a few of its files (test
@@ -56,7 +66,11 @@ func (l Language) String() string { return l.ID + " (" + strings.Join(l.Reasons,
 
 // Result is the outcome of a walk.
 type Result struct {
-	Languages []Language `json:"languages"` // sorted by id
+	// Languages are ranked: most source files first, then by id.
+	Languages []Language `json:"languages"`
+	// Ignored are languages that had evidence (a project file) but were
+	// not chosen, with the reason.
+	Ignored []Language `json:"ignored,omitempty"`
 	// Entries is how many files and directories were looked at;
 	// Truncated says the walk stopped at a limit before seeing them all.
 	Entries   int  `json:"entries"`
@@ -72,8 +86,12 @@ func (r *Result) IDs() []string {
 	return ids
 }
 
-// maxReasons is how much evidence is kept per language.
-const maxReasons = 2
+// maxMarkers is how many project files are kept as evidence per language.
+const maxMarkers = 2
+
+// projectShare is the part of the top language's source files another
+// language needs to count as a project of the workspace too.
+const projectShare = 10
 
 // rule is what identifies one language.
 type rule struct {
@@ -87,6 +105,21 @@ type marker struct {
 	shared  bool   // another language lists it too
 }
 
+// evidence is what the walk saw of one language.
+type evidence struct {
+	files     int
+	firstFile string   // the first source file seen
+	exts      []string // the extensions seen, in order
+	markers   []projectFile
+	shared    []projectFile // markers another language lists too
+}
+
+// projectFile is a project file found by the walk.
+type projectFile struct {
+	rel   string
+	depth int // directories below the root
+}
+
 // Detect walks the workspace at root and returns the languages of langs
 // that it uses. A root that cannot be read is an error; an unreadable
 // directory below it is skipped.
@@ -98,23 +131,16 @@ func Detect(ctx context.Context, root string, langs []*spec.File, limits Limits)
 		limits.MaxEntries = DefaultMaxEntries
 	}
 	rules := rulesOf(langs)
-	found := map[string]*Language{}
-	// direct are languages detected by something of their own; shared
-	// markers are held back until a source file confirms the language.
-	direct := map[string]bool{}
-	pending := map[string][]projectFile{}
-	res := &Result{}
-	note := func(id, reason string) *Language {
-		l := found[id]
-		if l == nil {
-			l = &Language{ID: id}
-			found[id] = l
+	seen := map[string]*evidence{}
+	of := func(id string) *evidence {
+		e := seen[id]
+		if e == nil {
+			e = &evidence{}
+			seen[id] = e
 		}
-		if len(l.Reasons) < maxReasons && !slices.Contains(l.Reasons, reason) {
-			l.Reasons = append(l.Reasons, reason)
-		}
-		return l
+		return e
 	}
+	res := &Result{}
 	errStop := errors.New("stop")
 	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -140,8 +166,9 @@ func Detect(ctx context.Context, root string, langs []*spec.File, limits Limits)
 		}
 		rel = filepath.ToSlash(rel)
 		name := d.Name()
+		depth := strings.Count(rel, "/")
 		if d.IsDir() {
-			if workspace.SkipDir(name) || strings.Count(rel, "/")+1 > limits.MaxDepth {
+			if workspace.SkipDir(name) || depth+1 > limits.MaxDepth {
 				return filepath.SkipDir
 			}
 			return nil
@@ -152,21 +179,26 @@ func Detect(ctx context.Context, root string, langs []*spec.File, limits Limits)
 		ext := strings.ToLower(filepath.Ext(name))
 		for _, r := range rules {
 			if ext != "" && slices.Contains(r.exts, ext) {
-				direct[r.id] = true
-				note(r.id, fmt.Sprintf("%s has extension %s", rel, ext))
+				e := of(r.id)
+				if e.files == 0 {
+					e.firstFile = rel
+				}
+				e.files++
+				if !slices.Contains(e.exts, ext) {
+					e.exts = append(e.exts, ext)
+				}
 			}
 			for _, m := range r.markers {
 				if ok, _ := path.Match(m.pattern, name); !ok {
 					continue
 				}
-				pf := projectFile{reason: fmt.Sprintf("%s is a project file", rel), shallow: strings.Count(rel, "/") <= 1}
+				e := of(r.id)
+				pf := projectFile{rel: rel, depth: depth}
 				if m.shared {
-					pending[r.id] = append(pending[r.id], pf)
-					continue
+					e.shared = append(e.shared, pf)
+				} else {
+					e.markers = append(e.markers, pf)
 				}
-				direct[r.id] = true
-				l := note(r.id, pf.reason)
-				l.Project = l.Project || pf.shallow
 			}
 		}
 		return nil
@@ -174,21 +206,93 @@ func Detect(ctx context.Context, root string, langs []*spec.File, limits Limits)
 	if err != nil && !errors.Is(err, errStop) {
 		return nil, fmt.Errorf("detect languages in %s: %w", root, err)
 	}
-	for id := range direct {
-		for _, pf := range pending[id] {
-			l := note(id, pf.reason)
-			l.Project = l.Project || pf.shallow
-		}
-		res.Languages = append(res.Languages, *found[id])
-	}
-	sort.Slice(res.Languages, func(i, j int) bool { return res.Languages[i].ID < res.Languages[j].ID })
+	rank(res, rules, seen)
 	return res, nil
 }
 
-// projectFile is a project file found by the walk.
-type projectFile struct {
-	reason  string
-	shallow bool // at the root or one directory below
+// rank turns the evidence into the result: which languages are chosen,
+// in which order, which of them are projects, and why.
+func rank(res *Result, rules []rule, seen map[string]*evidence) {
+	// withSources is the shallowest project file depth of the languages
+	// that have both sources and a project file of their own.
+	withSources := -1
+	top := 0
+	for _, e := range seen {
+		if e.files == 0 {
+			continue
+		}
+		top = max(top, e.files)
+		for _, pf := range slices.Concat(e.markers, e.shared) {
+			if withSources < 0 || pf.depth < withSources {
+				withSources = pf.depth
+			}
+		}
+	}
+	owner := map[int]string{} // depth -> a language with sources and a project file there
+	for _, r := range rules {
+		if e := seen[r.id]; e != nil && e.files > 0 {
+			for _, pf := range slices.Concat(e.markers, e.shared) {
+				if _, ok := owner[pf.depth]; !ok {
+					owner[pf.depth] = r.id
+				}
+			}
+		}
+	}
+	for _, r := range rules {
+		e := seen[r.id]
+		if e == nil {
+			continue
+		}
+		l := Language{ID: r.id, Files: e.files}
+		markers := e.markers
+		if e.files > 0 {
+			// A shared marker counts once a source file says which
+			// language the workspace uses.
+			markers = slices.Concat(e.markers, e.shared)
+			what := "files"
+			if e.files == 1 {
+				what = "file"
+			}
+			l.Reasons = append(l.Reasons, fmt.Sprintf("%d %s with extension %s, e.g. %s",
+				e.files, what, strings.Join(e.exts, " or "), e.firstFile))
+		}
+		if len(markers) == 0 {
+			switch {
+			case e.files > 0:
+				res.Languages = append(res.Languages, l)
+			case len(e.shared) > 0:
+				l.Reasons = []string{fmt.Sprintf("%s is a project file, but no source file says the workspace uses %s rather than another language that lists it",
+					e.shared[0].rel, r.id)}
+				res.Ignored = append(res.Ignored, l)
+			}
+			continue
+		}
+		slices.SortStableFunc(markers, func(a, b projectFile) int { return a.depth - b.depth })
+		if e.files == 0 && withSources >= 0 && withSources <= markers[0].depth {
+			l.Reasons = []string{fmt.Sprintf("%s is a project file, but the workspace has no file with extension %s and is a %s project",
+				markers[0].rel, strings.Join(r.exts, " or "), owner[withSources])}
+			res.Ignored = append(res.Ignored, l)
+			continue
+		}
+		for i, pf := range markers {
+			if i == maxMarkers {
+				break
+			}
+			l.Reasons = append(l.Reasons, pf.rel+" is a project file")
+		}
+		// A project file at the root or one below, and a share of the
+		// sources: the workspace is (partly) a project of the language.
+		l.Project = markers[0].depth <= 1 && (e.files == 0 || e.files*projectShare >= top)
+		res.Languages = append(res.Languages, l)
+	}
+	order := func(a, b Language) int {
+		if a.Files != b.Files {
+			return b.Files - a.Files
+		}
+		return strings.Compare(a.ID, b.ID)
+	}
+	slices.SortFunc(res.Languages, order)
+	slices.SortFunc(res.Ignored, order)
 }
 
 // rulesOf collects the extensions and markers of each language, marking

@@ -59,10 +59,15 @@ func TestDetect(t *testing.T) {
 		{"typescript, not javascript", []string{"package.json", "src/index.ts"}, []string{"typescript"}},
 		{"package.json alone says nothing", []string{"package.json"}, nil},
 		{"csharp by glob", []string{"App.csproj"}, []string{"csharp"}},
-		{"mixed", []string{"go.mod", "tools/gen.py", "web/app.tsx"}, []string{"go", "python", "typescript"}},
+		{"mixed", []string{"go.mod", "tools/gen.py", "web/app.tsx"}, []string{"python", "typescript", "go"}},
 		{"upper-case extension", []string{"LEGACY.GO"}, []string{"go"}},
 		{"skipped dirs", []string{"README.md", "node_modules/a/index.js", "vendor/x/y.go", ".git/hooks/h.py", "target/x.rs"}, nil},
 		{"empty", nil, nil},
+		// cli/cli: a root Makefile beside go.mod builds Go.
+		{"makefile of a go module", []string{"Makefile", "go.mod", "main.go", "pkg/a.go", "pkg/b.go"}, []string{"go"}},
+		{"makefile alone", []string{"Makefile", "README.md"}, []string{"c"}},
+		{"makefile with c sources", []string{"Makefile", "go.mod", "main.go", "src/x.c"}, []string{"c", "go"}},
+		{"ranked by files", []string{"a.py", "b.py", "c.py", "d.go"}, []string{"python", "go"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -87,7 +92,7 @@ func TestDetectReasons(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "go (cmd/main.go has extension .go; go.mod is a project file)"
+	want := "go (1 file with extension .go, e.g. cmd/main.go; go.mod is a project file)"
 	if len(res.Languages) != 1 || res.Languages[0].String() != want {
 		t.Errorf("got %v, want %s", res.Languages, want)
 	}
@@ -103,6 +108,8 @@ func TestDetectProject(t *testing.T) {
 		{"monorepo", []string{"backend/go.mod", "backend/main.go", "web/package.json", "web/src/index.ts"}, []string{"go", "typescript"}},
 		{"project file deep in test data", []string{"go.mod", "a.go", "internal/testdata/proj/Cargo.toml", "internal/testdata/proj/main.rs"}, []string{"go"}},
 		{"sources only", []string{"script.py", "lib/util.py"}, nil},
+		{"a few js files in a typescript project", []string{"package.json", "tsconfig.json", "eslint.config.js",
+			"src/a.ts", "src/b.ts", "src/c.ts", "src/d.ts", "src/e.ts", "src/f.ts", "src/g.ts", "src/h.ts", "src/i.ts", "src/j.ts", "src/k.ts"}, []string{"typescript"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -120,6 +127,25 @@ func TestDetectProject(t *testing.T) {
 				t.Errorf("projects %v, want %v (%v)", got, tt.project, res.Languages)
 			}
 		})
+	}
+}
+
+// TestDetectIgnoredSaysWhy: a language with a project file but not chosen
+// is listed with the reason, so that `languages --detected` can say it.
+func TestDetectIgnoredSaysWhy(t *testing.T) {
+	res, err := detect.Detect(context.Background(), tree(t, "Makefile", "go.mod", "main.go"), shipped(t), detect.Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := res.IDs(); !slices.Equal(got, []string{"go"}) {
+		t.Fatalf("detected %v", got)
+	}
+	if len(res.Ignored) != 1 || res.Ignored[0].ID != "c" ||
+		!strings.Contains(res.Ignored[0].String(), "Makefile is a project file, but the workspace has no file with extension .c or .h and is a go project") {
+		t.Errorf("ignored %v", res.Ignored)
+	}
+	if !res.Languages[0].Project || res.Languages[0].Files != 1 {
+		t.Errorf("go: %+v", res.Languages[0])
 	}
 }
 
