@@ -50,7 +50,6 @@ const maxKeyRun = 512
 // shapes of keyRE. It is safe for concurrent use.
 type Redactor struct {
 	needles [][]byte // longest first, so that a whole value wins over its body
-	longest int
 }
 
 // New returns a Redactor of secrets; empty and short values are ignored.
@@ -85,10 +84,21 @@ func New(secrets ...string) *Redactor {
 		}
 	}
 	slices.SortStableFunc(r.needles, func(a, b []byte) int { return len(b) - len(a) })
-	for _, n := range r.needles {
-		r.longest = max(r.longest, len(n))
-	}
 	return r
+}
+
+// Secrets returns the values r replaces besides the key shapes, longest
+// first: each secret, its body without a known prefix and their JSON
+// escaped forms, for a writer that takes a list of values.
+func (r *Redactor) Secrets() []string {
+	if r == nil {
+		return nil
+	}
+	out := make([]string, len(r.needles))
+	for i, n := range r.needles {
+		out[i] = string(n)
+	}
+	return out
 }
 
 // Bytes returns b with every secret replaced by Mask. b is not modified.

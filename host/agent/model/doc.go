@@ -13,7 +13,10 @@
 // were not offered are errors wrapping ErrBadResponse, so a caller can
 // tell a misbehaving model from a failing network. API keys come from the
 // environment (Config.APIKeyEnv) and never appear in errors: anything the
-// server echoes back is redacted.
+// server echoes back is redacted (internal/redact). A key from the
+// environment goes only to its provider's own endpoint or to a base URL
+// the user chose for that provider (Config.UserEndpoint); New refuses any
+// other route before a request is sent.
 //
 // Additions to the agreed API (nothing was changed): Config.MaxRetries,
 // Config.APIKey (a Secret, for keys from the user config), MaxResponseBytes,

@@ -47,6 +47,7 @@ func TestHostileServer(t *testing.T) {
 				"event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":5,\"delta\":{\"type\":\"text_delta\",\"text\":\"x\"}}\n\n"}}, "content block 5", true},
 		// A server that echoes the key back must not get it into our error.
 		{"openai echoes key", "openai", false, modeltest.Reply{Raw: &modeltest.Raw{Status: 401, Body: `{"error":{"message":"bad key ` + testKey + `","type":"auth"}}`}}, "401 Unauthorized: bad key [redacted]", false},
+		{"openai echoes key without its prefix", "openai", false, modeltest.Reply{Raw: &modeltest.Raw{Status: 401, Body: `{"error":{"message":"bad key ` + strings.TrimPrefix(testKey, "sk-") + `","type":"auth"}}`}}, "401 Unauthorized: bad key [redacted]", false},
 		{"anthropic echoes key", "anthropic", false, modeltest.Reply{Raw: &modeltest.Raw{Status: 500, Body: `{"type":"error","error":{"type":"api_error","message":"key ` + testKey + `"}}`}}, "[redacted]", false},
 	}
 	for _, tt := range tests {
@@ -71,7 +72,7 @@ func TestHostileServer(t *testing.T) {
 			if tt.bad != errors.Is(err, model.ErrBadResponse) {
 				t.Errorf("errors.Is(err, ErrBadResponse) = %v, want %v", !tt.bad, tt.bad)
 			}
-			if strings.Contains(err.Error(), testKey) {
+			if strings.Contains(err.Error(), strings.TrimPrefix(testKey, "sk-")) {
 				t.Errorf("error leaks the API key: %v", clipErr(err))
 			}
 			if c := failure.CodeOf(err); c != failure.ToolFailed {

@@ -1,11 +1,13 @@
 package model
 
 import (
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
+	"net/url"
 	"regexp"
 	"strings"
 
@@ -96,11 +98,18 @@ type Config struct {
 	APIKeyEnv string // env var holding the key; defaults OPENAI_API_KEY / ANTHROPIC_API_KEY
 	// APIKey, if set, is used instead of APIKeyEnv (a key the caller read
 	// from the user config). It prints as [redacted].
-	APIKey      Secret
-	Temperature *float64
-	MaxTokens   int
-	HTTPClient  *http.Client
-	MaxRetries  *int // SDK retries of 408/429/5xx; nil keeps the SDK default (2)
+	APIKey Secret
+	// UserEndpoint says the user chose Provider and BaseURL together (a
+	// flag, their own config or environment), which lets a key from the
+	// environment go to a BaseURL other than the provider's own endpoint.
+	// Leave it false when either came from a role, a spec or a workspace
+	// file: then such a base URL gets no key from the environment (see
+	// New).
+	UserEndpoint bool
+	Temperature  *float64
+	MaxTokens    int
+	HTTPClient   *http.Client
+	MaxRetries   *int // SDK retries of 408/429/5xx; nil keeps the SDK default (2)
 }
 
 // Providers are the names Config.Provider accepts.
@@ -120,8 +129,27 @@ var ErrBadResponse = errors.New("bad model response")
 
 var toolNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
 
+// Official endpoints: a provider's key from the environment goes there, or
+// to a base URL the user configured for it (Config.UserEndpoint).
+const (
+	OpenAIURL    = "https://api.openai.com/v1/"
+	AnthropicURL = "https://api.anthropic.com/"
+	OllamaURL    = "http://localhost:11434/v1/"
+)
+
 // New returns the provider cfg describes. getenv reads the API key
 // (os.Getenv in production); the key is never logged or put in an error.
+//
+// A key read from the environment is sent only to the endpoint it belongs
+// to: OPENAI_API_KEY (or APIKeyEnv) to OpenAIURL, ANTHROPIC_API_KEY to
+// AnthropicURL, or to cfg.BaseURL when cfg.UserEndpoint says the user
+// chose that base URL for that provider. Otherwise New refuses with
+// precondition_failed naming the setting that would allow it, before
+// anything is sent: a role or spec that switches a keyless local server's
+// run to provider openai does not get the user's key sent there. Ollama
+// and openai-compatible servers get no key unless APIKeyEnv names one,
+// and then only with UserEndpoint. cfg.APIKey is the caller's own choice
+// and goes where cfg says.
 func New(cfg Config, getenv func(string) string) (Provider, error) {
 	if getenv == nil {
 		getenv = func(string) string { return "" }
@@ -142,20 +170,32 @@ func New(cfg Config, getenv func(string) string) (Provider, error) {
 	}
 	switch cfg.Provider {
 	case "openai":
+		if err := checkKeyRoute(cfg, "OPENAI_API_KEY", OpenAIURL); err != nil {
+			return nil, err
+		}
 		key, err := apiKey(cfg, "OPENAI_API_KEY", getenv)
 		if err != nil {
 			return nil, err
 		}
-		return newOpenAI(cfg, key, "https://api.openai.com/v1/"), nil
+		return newOpenAI(cfg, key, OpenAIURL), nil
 	case "ollama":
 		// Ollama ignores the key; a caller may still give one for a proxy.
-		return newOpenAI(cfg, optionalKey(cfg, getenv), "http://localhost:11434/v1/"), nil
+		if err := checkKeyRoute(cfg, "", OllamaURL); err != nil {
+			return nil, err
+		}
+		return newOpenAI(cfg, optionalKey(cfg, getenv), OllamaURL), nil
 	case "openai-compatible":
 		if cfg.BaseURL == "" {
 			return nil, &failure.Error{Code: failure.InvalidInput, Field: "baseURL", Message: "provider openai-compatible needs the server's base URL (for example http://localhost:8000/v1)"}
 		}
+		if err := checkKeyRoute(cfg, "", ""); err != nil {
+			return nil, err
+		}
 		return newOpenAI(cfg, optionalKey(cfg, getenv), ""), nil
 	case "anthropic":
+		if err := checkKeyRoute(cfg, "ANTHROPIC_API_KEY", AnthropicURL); err != nil {
+			return nil, err
+		}
 		key, err := apiKey(cfg, "ANTHROPIC_API_KEY", getenv)
 		if err != nil {
 			return nil, err
@@ -166,6 +206,43 @@ func New(cfg Config, getenv func(string) string) (Provider, error) {
 	default:
 		return nil, &failure.Error{Code: failure.InvalidInput, Field: "provider", Message: fmt.Sprintf("unknown provider %q; want one of %s", cfg.Provider, strings.Join(Providers, ", "))}
 	}
+}
+
+// checkKeyRoute refuses to send a key from the environment to a base URL
+// the user did not choose for it. def is the provider's default key
+// variable ("" for providers that take none unless APIKeyEnv names one)
+// and official its own endpoint.
+func checkKeyRoute(cfg Config, def, official string) error {
+	if strings.TrimSpace(string(cfg.APIKey)) != "" || cfg.UserEndpoint {
+		return nil
+	}
+	env := cfg.APIKeyEnv
+	if env == "" {
+		env = def
+	}
+	if env == "" || cfg.BaseURL == "" || sameEndpoint(cfg.BaseURL, official) {
+		return nil
+	}
+	return &failure.Error{Code: failure.Precondition, Field: "baseURL", Message: fmt.Sprintf(
+		"provider %s would send the key in %s to %s, which is not %s: a key from the environment goes only to its provider's endpoint "+
+			"or to a base URL you give together with the provider (--provider %s --base-url URL); "+
+			"here the provider or the base URL came from a role or a spec. For a server that needs no key, use --provider openai-compatible",
+		cfg.Provider, env, cfg.BaseURL, cmp.Or(official, "the provider's endpoint"), cfg.Provider)}
+}
+
+// sameEndpoint reports whether base is the official endpoint: the same
+// scheme, host and port (the path may differ by a trailing slash).
+func sameEndpoint(base, official string) bool {
+	if official == "" {
+		return false
+	}
+	b, err1 := url.Parse(base)
+	o, err2 := url.Parse(official)
+	if err1 != nil || err2 != nil || b.User != nil {
+		return false
+	}
+	return b.Scheme == o.Scheme && strings.EqualFold(b.Host, o.Host) &&
+		strings.TrimSuffix(b.Path, "/") == strings.TrimSuffix(o.Path, "/")
 }
 
 func apiKey(cfg Config, def string, getenv func(string) string) (string, error) {

@@ -30,7 +30,7 @@ func env(name string) string {
 func newProvider(t *testing.T, provider string, srv *modeltest.Server) model.Provider {
 	t.Helper()
 	zero := 0
-	cfg := model.Config{Provider: provider, Model: "test-model", MaxRetries: &zero}
+	cfg := model.Config{Provider: provider, Model: "test-model", MaxRetries: &zero, UserEndpoint: true}
 	switch provider {
 	case "anthropic":
 		cfg.BaseURL = srv.URL()

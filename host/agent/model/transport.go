@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 
+	"github.com/langhost/langhost/internal/redact"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
@@ -83,10 +83,9 @@ func callError(provider, key string, err error) error {
 		code = failure.CodeOf(err)
 	}
 	msg := err.Error()
-	if key != "" && strings.Contains(msg, key) {
-		msg = strings.ReplaceAll(msg, key, "[redacted]")
+	if red := redact.New(key); red.Contains(msg) {
 		// The cause keeps the key in its text; keep only its class.
-		return &failure.Error{Code: code, Message: provider + ": " + msg, Err: classOnly(err)}
+		return &failure.Error{Code: code, Message: provider + ": " + red.String(msg), Err: classOnly(err)}
 	}
 	return &failure.Error{Code: code, Message: provider, Err: err}
 }
