@@ -250,6 +250,9 @@ func Load(paths Paths, flags *pflag.FlagSet, env func(string) (string, bool)) (*
 	}
 	c.TrustAll = trustAll
 	c.Workspace = v.GetString("workspace")
+	if c.origins["workspace"] == "default" {
+		c.findRoot() // --workspace, the environment or a config file wins
+	}
 	if err := c.mergeWorkspace(v, paths); err != nil {
 		return nil, err
 	}

@@ -1,0 +1,135 @@
+package config
+
+import (
+	"os"
+	"path"
+	"path/filepath"
+	"slices"
+	"testing"
+
+	"github.com/langhost/langhost/host/spec"
+	"github.com/langhost/langhost/languages"
+	"github.com/spf13/pflag"
+)
+
+func TestFindRoot(t *testing.T) {
+	tests := []struct {
+		name       string
+		files      []string // a name ending in / is a directory
+		start      string
+		root       string // relative to the tree; "" means start itself
+		wantMarker string
+	}{
+		{"go module", []string{"go.mod", "internal/x/"}, "internal/x", ".", "go.mod"},
+		{"git repository", []string{".git/", "a/b/c/"}, "a/b/c", ".", ".git"},
+		{"nearest wins", []string{".git/", "web/package.json", "web/src/"}, "web/src", "web", "package.json"},
+		{"glob marker", []string{"App.csproj", "Models/"}, "Models", ".", "App.csproj"},
+		{"at the root", []string{"go.mod"}, ".", ".", "go.mod"},
+		{"langhost config", []string{".langhost.yaml", "x/"}, "x", ".", ".langhost.yaml"},
+		{"no marker", []string{"a/b/"}, "a/b", "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			top := tree(t, tt.files...)
+			start := filepath.Join(top, tt.start)
+			root, marker := FindRoot(start, rootMarkers)
+			want := start
+			if tt.root != "" {
+				want = filepath.Join(top, tt.root)
+			}
+			if root != want || marker != tt.wantMarker {
+				t.Errorf("FindRoot = %s, %q; want %s, %q", root, marker, want, tt.wantMarker)
+			}
+		})
+	}
+}
+
+// Hostile trees: a marker that is a symlink (it may point anywhere) does
+// not count, and a marker another user could plant in a world-writable
+// directory above the project (/tmp/.git) is never reached.
+func TestFindRootHostile(t *testing.T) {
+	top := tree(t, "proj/sub/")
+	if err := os.Symlink("/etc", filepath.Join(top, "proj", ".git")); err != nil {
+		t.Fatal(err)
+	}
+	start := filepath.Join(top, "proj", "sub")
+	if root, marker := FindRoot(start, rootMarkers); root != start || marker != "" {
+		t.Errorf("a symlinked marker made %s the root (%s)", root, marker)
+	}
+
+	shared := tree(t, ".git/", "mine/sub/")
+	if err := os.Chmod(shared, 0o777|os.ModeSticky); err != nil {
+		t.Fatal(err)
+	}
+	start = filepath.Join(shared, "mine", "sub")
+	if root, marker := FindRoot(start, rootMarkers); root != start || marker != "" {
+		t.Errorf("a marker in a world-writable directory made %s the root (%s)", root, marker)
+	}
+}
+
+// Load finds the root upward only when nothing named a workspace: a flag
+// (or the environment, or a config file) still wins.
+func TestLoadFindsRootUpward(t *testing.T) {
+	top := tree(t, "go.mod", "pkg/cmd/")
+	t.Chdir(filepath.Join(top, "pkg", "cmd"))
+	s := newSetup(t)
+	s.flags = pflag.NewFlagSet("langhost", pflag.ContinueOnError)
+	s.flags.String("workspace", ".", "")
+	c := s.mustLoad()
+	if c.Workspace != top || c.Origin("workspace") != "found upward (go.mod)" {
+		t.Errorf("workspace %s from %s, want %s found upward", c.Workspace, c.Origin("workspace"), top)
+	}
+
+	if err := s.flags.Set("workspace", "."); err != nil {
+		t.Fatal(err)
+	}
+	if c := s.mustLoad(); c.Workspace != "." || c.Origin("workspace") != "flag --workspace" {
+		t.Errorf("--workspace . gave %s from %s", c.Workspace, c.Origin("workspace"))
+	}
+	s.flags = pflag.NewFlagSet("langhost", pflag.ContinueOnError)
+	s.env["LANGHOST_WORKSPACE"] = "."
+	if c := s.mustLoad(); c.Workspace != "." {
+		t.Errorf("LANGHOST_WORKSPACE=. gave %s from %s", c.Workspace, c.Origin("workspace"))
+	}
+}
+
+// Every project file and root marker of a shipped spec finds a root.
+func TestRootMarkersCoverShippedSpecs(t *testing.T) {
+	set := spec.Load([]spec.Source{{Name: "embedded", FS: languages.FS, Label: "embedded"}})
+	for _, f := range set.Languages {
+		names := slices.Clone(f.Language.ProjectFiles)
+		if f.Semantic != nil {
+			servers := append([]*spec.Server{&f.Semantic.Server}, f.Semantic.Candidates...)
+			for _, s := range servers {
+				names = append(names, s.RootMarkers...)
+			}
+		}
+		for _, n := range names {
+			if n != "" && path.Base(n) == n && !slices.Contains(rootMarkers, n) {
+				t.Errorf("%s: %s is not in rootMarkers", f.Language.ID, n)
+			}
+		}
+	}
+}
+
+// tree writes empty files (a name ending in / is a directory).
+func tree(t *testing.T, names ...string) string {
+	t.Helper()
+	top := t.TempDir()
+	for _, n := range names {
+		p := filepath.Join(top, filepath.FromSlash(n))
+		dir := p
+		if n[len(n)-1] != '/' {
+			dir = filepath.Dir(p)
+		}
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if dir != p {
+			if err := os.WriteFile(p, nil, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	return top
+}
