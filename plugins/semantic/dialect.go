@@ -266,3 +266,33 @@ func globSorted(dir string, patterns ...string) []string {
 	sort.Strings(out)
 	return out
 }
+
+// LSP symbol kinds the reshaping below looks for.
+const (
+	symbolKindFile      lsp.SymbolKind = 1
+	symbolKindNamespace lsp.SymbolKind = 3
+)
+
+// declarationsOnly reshapes document symbols into declarations: csharp-ls
+// wraps a file's symbols in one of kind File named after the file, whose
+// range is the whole file (so that it would contain every position as if
+// it were the declaration there), and names a namespace by its last
+// segment with the full name in detail ("Core", "Zoo.Core"), which name
+// paths such as Zoo.Core.Dog.Speak need.
+func declarationsOnly(syms []lsp.DocumentSymbol) []lsp.DocumentSymbol {
+	out := make([]lsp.DocumentSymbol, 0, len(syms))
+	for _, s := range syms {
+		if s.Kind == symbolKindFile {
+			out = append(out, declarationsOnly(s.Children)...)
+			continue
+		}
+		if s.Kind == symbolKindNamespace && strings.HasSuffix(s.Detail, "."+s.Name) && !strings.ContainsAny(s.Detail, " (") {
+			s.Name = s.Detail
+		}
+		if len(s.Children) > 0 {
+			s.Children = declarationsOnly(s.Children)
+		}
+		out = append(out, s)
+	}
+	return out
+}

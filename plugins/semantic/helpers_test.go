@@ -150,7 +150,7 @@ func tsEngine(t *testing.T) (*Engine, string) {
 
 func TestMain(m *testing.M) {
 	code := m.Run()
-	for _, s := range []*shared{&sharedGo, &sharedPy, &sharedTS} {
+	for _, s := range []*shared{&sharedGo, &sharedPy, &sharedTS, &sharedCS} {
 		if s.e != nil {
 			s.e.Shutdown(context.Background())
 			os.RemoveAll(s.root)

@@ -483,7 +483,7 @@ func (c *call) documentSymbols(ctx context.Context, doc *document) ([]lsp.Docume
 	if err != nil {
 		return nil, failure.Wrap(failure.Internal, err, "decoding documentSymbol result from %s", c.s.name)
 	}
-	return syms, nil
+	return declarationsOnly(syms), nil
 }
 
 // docAt returns a read-only view of the document of uri (for files the

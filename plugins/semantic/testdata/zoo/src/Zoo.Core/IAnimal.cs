@@ -1,0 +1,9 @@
+namespace Zoo.Core;
+
+/// <summary>Something that lives in the zoo.</summary>
+public interface IAnimal
+{
+    string Name { get; }
+
+    string Speak();
+}
