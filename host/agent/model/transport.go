@@ -87,6 +87,9 @@ func callError(provider, key string, err error) error {
 		// The cause keeps the key in its text; keep only its class.
 		return &failure.Error{Code: code, Message: provider + ": " + red.String(msg), Err: classOnly(err)}
 	}
+	if e := unreachable(provider, err); e != nil {
+		return e
+	}
 	return &failure.Error{Code: code, Message: provider, Err: err}
 }
 
