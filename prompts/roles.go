@@ -31,7 +31,7 @@ func LoadRoles(userConfigFile, workspaceRoot string, trusted bool) (*roles.Set, 
 		{Name: "user", Dir: roles.UserDir(userConfigFile), Trusted: true},
 	}
 	if workspaceRoot != "" {
-		sources = append(sources, roles.Source{Name: "workspace", Dir: roles.WorkspaceDir(workspaceRoot), Trusted: trusted})
+		sources = append(sources, roles.Source{Name: "workspace", Dir: roles.WorkspaceDir(workspaceRoot), Root: workspaceRoot, Trusted: trusted})
 	}
 	return roles.Load(sources...)
 }

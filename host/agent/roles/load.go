@@ -18,6 +18,7 @@ import (
 
 	"github.com/langhost/langhost/host/agent/model"
 	"github.com/langhost/langhost/internal/safefile"
+	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
@@ -34,6 +35,10 @@ type Source struct {
 	Dir  string // a directory on disk; a missing one is an empty layer
 	// Trusted layers may widen a role; see the package comment.
 	Trusted bool
+	// Root, if set, is the workspace Dir belongs to: Dir and every file
+	// read from it must resolve inside Root, so that a .langhost/roles
+	// that is a symlink to another directory is refused, trusted or not.
+	Root string
 }
 
 // UserDir is the directory of the user's roles next to the user config
@@ -89,7 +94,13 @@ func Load(sources ...Source) (*Set, error) {
 		}
 	}
 	if len(errs) > 0 {
-		return nil, &failure.Error{Code: failure.InvalidInput, Message: "roles", Err: errors.Join(errs...)}
+		code := failure.InvalidInput
+		for _, err := range errs {
+			if failure.CodeOf(err) == failure.Precondition {
+				code = failure.Precondition // a path leading out of the workspace
+			}
+		}
+		return nil, &failure.Error{Code: code, Message: "roles", Err: errors.Join(errs...)}
 	}
 	if s.roles[DefaultName] == nil {
 		return nil, failure.New(failure.InvalidInput, "roles: no %s role is defined", DefaultName)
@@ -121,10 +132,22 @@ func (src Source) files() ([]file, error) {
 	if src.Dir == "" {
 		return nil, nil
 	}
-	entries, err := os.ReadDir(src.Dir)
+	dir, err := src.confine(src.Dir)
+	if errors.Is(err, fs.ErrNotExist) || failure.CodeOf(err) == failure.NotFound {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	d, err := safefile.OpenDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
+	if err != nil {
+		return nil, fmt.Errorf("%s roles: %s: %w", src.Name, src.Dir, err)
+	}
+	entries, err := d.ReadDir(-1)
+	d.Close()
 	if err != nil {
 		return nil, fmt.Errorf("%s roles: %w", src.Name, err)
 	}
@@ -141,7 +164,11 @@ func (src Source) files() ([]file, error) {
 			// It could point anywhere outside the workspace.
 			return nil, fmt.Errorf("%s: a symbolic link in an untrusted roles directory", p)
 		}
-		data, err := safefile.ReadRegular(p, maxFileSize)
+		real, err := src.confine(p)
+		if err != nil {
+			return nil, err
+		}
+		data, err := safefile.ReadRegular(real, maxFileSize)
 		if err != nil {
 			return nil, fmt.Errorf("%s roles: %w", src.Name, err)
 		}
@@ -149,6 +176,24 @@ func (src Source) files() ([]file, error) {
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].name < out[j].name })
 	return out, nil
+}
+
+// confine returns the real path of p for reading: p itself unless the
+// layer belongs to a workspace, where p must resolve inside it
+// (precondition_failed otherwise, not_found when it does not exist).
+func (src Source) confine(p string) (string, error) {
+	if src.Root == "" {
+		return p, nil
+	}
+	ws, err := workspace.New(src.Root)
+	if err != nil {
+		return "", err
+	}
+	real, err := ws.ResolveRead("roles", p)
+	if err != nil {
+		return "", fmt.Errorf("%s roles: %s: %w", src.Name, p, err)
+	}
+	return real, nil
 }
 
 // readPrompt sets r.Prompt from the file r.PromptKey names in src.
@@ -167,11 +212,18 @@ func (src Source) readPrompt(r *Role) error {
 			err = fmt.Errorf("%s: a symbolic link in an untrusted roles directory", p)
 		}
 		if err == nil {
+			p, err = src.confine(p)
+		}
+		if err == nil {
 			data, err = safefile.ReadRegular(p, maxFileSize)
 		}
 	}
 	if err != nil {
-		return &failure.Error{Code: failure.InvalidInput, Message: fmt.Sprintf("%s: promptKey %q", r.Source, r.PromptKey), Err: err}
+		code := failure.InvalidInput
+		if failure.CodeOf(err) == failure.Precondition {
+			code = failure.Precondition
+		}
+		return &failure.Error{Code: code, Message: fmt.Sprintf("%s: promptKey %q", r.Source, r.PromptKey), Err: err}
 	}
 	r.Prompt = strings.TrimSpace(strings.ToValidUTF8(string(data), "\uFFFD"))
 	return nil
