@@ -19,6 +19,7 @@ import (
 	"github.com/langhost/langhost/host/agent/transcript"
 	"github.com/langhost/langhost/host/agent/workflow"
 	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/internal/redact"
 	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
@@ -43,7 +44,8 @@ type Options struct {
 	MaxRounds  int
 	// PromptsDir is the user's prompt directory (prompts.UserDir).
 	PromptsDir string
-	// Secrets are redacted from the transcript (API keys).
+	// Secrets (API keys) are redacted from everything the run outputs:
+	// the transcript, the live lines, the result and its error.
 	Secrets []string
 	Live    io.Writer
 	Logger  hclog.Logger
@@ -71,8 +73,44 @@ type Result struct {
 }
 
 // Run runs o. The error is set when the run could not start (the
-// transcript, the prompt); how a started run ended is in the result.
+// transcript, the prompt); how a started run ended is in the result. The
+// result and the error are redacted (Options.Secrets): a model that
+// repeats a key it saw does not get it printed.
 func Run(ctx context.Context, o Options) (*Result, error) {
+	red := redact.New(o.Secrets...)
+	if o.Live != nil {
+		lw := redact.NewWriter(red, o.Live)
+		defer lw.Flush()
+		o.Live = lw
+	}
+	res, err := run(ctx, o, red)
+	if err != nil {
+		return nil, red.Error(err)
+	}
+	return Redact(red, res), nil
+}
+
+// Redact returns res with every secret r knows replaced, in every field
+// and in Err.
+func Redact(r *redact.Redactor, res *Result) *Result {
+	out, err := redact.JSON(r, res)
+	if err != nil {
+		// Not expected (a Result round-trips); keep only what is
+		// certainly clean rather than print a secret.
+		out = &Result{Run: res.Run, Agent: res.Agent, Workflow: res.Workflow, Provider: res.Provider, Model: res.Model,
+			Role: res.Role, StopReason: res.StopReason, Answer: r.String(res.Answer), Steps: res.Steps,
+			ToolCalls: res.ToolCalls, Tokens: res.Tokens, DurationMS: res.DurationMS, Transcript: res.Transcript,
+			Events: []transcript.Event{}}
+	}
+	if out == res {
+		cp := *res
+		out = &cp
+	}
+	out.Err = r.Error(res.Err)
+	return out
+}
+
+func run(ctx context.Context, o Options, red *redact.Redactor) (*Result, error) {
 	if strings.TrimSpace(o.Task) == "" {
 		return nil, &failure.Error{Code: failure.InvalidInput, Field: "task", Message: "the task is empty"}
 	}
@@ -82,7 +120,7 @@ func Run(ctx context.Context, o Options) (*Result, error) {
 	a := o.Agent
 	tools := Tools(o.Registry, a)
 	id := transcript.NewID()
-	w, err := transcript.Create(o.Workspace, id, o.Secrets)
+	w, err := transcript.Create(o.Workspace, id, red.Secrets())
 	if err != nil {
 		return nil, err
 	}
