@@ -8,13 +8,14 @@ package transcript
 import (
 	"bufio"
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/langhost/langhost/internal/procgroup"
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
@@ -24,6 +25,8 @@ import (
 
 	"github.com/langhost/langhost/host/agent/model"
 	"github.com/langhost/langhost/internal/privfile"
+	"github.com/langhost/langhost/internal/procgroup"
+	"github.com/langhost/langhost/internal/safefile"
 	"github.com/langhost/langhost/internal/txnlog"
 	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
@@ -213,38 +216,61 @@ func Redact(b []byte, secrets [][]byte) []byte {
 // MaxSize bounds a transcript read back: a run writes far less.
 const MaxSize = 64 << 20
 
-// Read returns the events of the transcript at path. A last line cut short
-// (the run is still writing it) is ignored; a bad line elsewhere is an
-// error naming it.
-func Read(path string) ([]Event, error) {
-	f, err := os.Open(path)
+// Read returns the events of the transcript at path; see ReadContext.
+func Read(path string) ([]Event, error) { return ReadContext(context.Background(), path) }
+
+// ReadContext returns the events of the transcript at path, which must be
+// a regular file of at most MaxSize bytes: a transcript sits in the
+// workspace, so it may have been replaced by a named pipe, a device or a
+// huge file, and reading one must neither block nor fill memory. A last
+// line cut short (the run is still writing it) is ignored; a bad line
+// elsewhere is an error naming it. Reading stops when ctx is done.
+func ReadContext(ctx context.Context, path string) ([]Event, error) {
+	f, err := safefile.Open(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, failure.Wrap(failure.NotFound, err, "no transcript %s", path)
 		}
-		return nil, err
+		return nil, failure.Wrap(failure.InvalidInput, err, "transcript %s", path)
 	}
 	defer f.Close()
+	if st, err := f.Stat(); err == nil && st.Size() > MaxSize {
+		return nil, failure.New(failure.InvalidInput, "transcript %s: larger than %d bytes", path, MaxSize)
+	}
+	return Parse(ctx, path, io.LimitReader(f, MaxSize))
+}
+
+// Parse reads transcript events from r, one JSON object a line; name is
+// the transcript in errors. A last line without its newline is still
+// being written and is left out.
+func Parse(ctx context.Context, name string, r io.Reader) ([]Event, error) {
 	var events []Event
-	r := bufio.NewReader(io.LimitReader(f, MaxSize))
+	br := bufio.NewReader(r)
 	for n := 1; ; n++ {
-		line, err := r.ReadBytes('\n')
+		if n%1024 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		line, err := br.ReadBytes('\n')
 		if err == io.EOF {
 			return events, nil // a line without its newline is still being written
 		}
 		if err != nil {
-			return nil, fmt.Errorf("reading %s: %w", path, err)
+			return nil, fmt.Errorf("reading %s: %w", name, err)
 		}
 		var ev Event
 		if err := json.Unmarshal(line, &ev); err != nil {
-			return nil, failure.Wrap(failure.InvalidInput, err, "%s:%d: not a transcript event", path, n)
+			return nil, failure.Wrap(failure.InvalidInput, err, "%s:%d: not a transcript event", name, n)
 		}
 		events = append(events, ev)
 	}
 }
 
 // Find returns the path of run id's transcript, or of the newest run when
-// id is empty.
+// id is empty. The path is confined to the workspace: a transcript (or
+// .langhost/runs) that is a symlink leading out of it is refused with
+// precondition_failed.
 func Find(ws *workspace.Root, id string) (string, error) {
 	dir, err := ws.Resolve("", Dir)
 	if err != nil {
@@ -254,11 +280,11 @@ func Find(ws *workspace.Root, id string) (string, error) {
 		if !idRE.MatchString(id) {
 			return "", &failure.Error{Code: failure.InvalidInput, Field: "run", Message: fmt.Sprintf("%q is not a run id (letters, digits and '-')", id)}
 		}
-		p := filepath.Join(dir, id+".jsonl")
-		if _, err := os.Lstat(p); err != nil {
+		p, err := ws.ResolveRead("run", path.Join(Dir, id+".jsonl"))
+		if failure.CodeOf(err) == failure.NotFound {
 			return "", &failure.Error{Code: failure.NotFound, Field: "run", Message: fmt.Sprintf("no run %q in %s", id, Dir)}
 		}
-		return p, nil
+		return p, err
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil && !errors.Is(err, fs.ErrNotExist) {

@@ -1,6 +1,8 @@
 package transcript_test
 
 import (
+	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -107,5 +109,31 @@ func TestCreateRefusesEscapes(t *testing.T) {
 		if _, err := transcript.Create(ws, id, nil); failure.CodeOf(err) != failure.InvalidInput {
 			t.Errorf("Create(%q) = %v, want invalid_input", id, err)
 		}
+	}
+}
+
+// TestReadTooLarge: a transcript over MaxSize is refused, not cut.
+func TestReadTooLarge(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "x.jsonl")
+	f, err := os.Create(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := f.Truncate(transcript.MaxSize + 1); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	if _, err := transcript.Read(p); failure.CodeOf(err) != failure.InvalidInput || !strings.Contains(err.Error(), "larger than") {
+		t.Fatalf("err = %v, want invalid_input: larger than", err)
+	}
+}
+
+// TestParseCancelled: parsing stops when the context is done.
+func TestParseCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	lines := strings.Repeat("{\"seq\":1}\n", 5000)
+	if _, err := transcript.Parse(ctx, "x.jsonl", strings.NewReader(lines)); !errors.Is(err, context.Canceled) {
+		t.Fatalf("err = %v, want context.Canceled", err)
 	}
 }
