@@ -99,6 +99,17 @@ while [ ! -e detached.pid ]; do sleep 0.01; done`)
 	time.Sleep(time.Hour) // until the test kills us
 }
 
+// isReaper reports whether pid is a reaper: the shell that waits (see
+// reaperScript) or a copy of the executable.
+func isReaper(pid int) bool {
+	if args, err := os.ReadFile(fmt.Sprintf("/proc/%d/cmdline", pid)); err == nil &&
+		bytes.Contains(args, []byte("\x00langhost-reaper")) {
+		return true
+	}
+	env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid))
+	return err == nil && bytes.Contains(env, []byte("\x00"+reaperEnv+"="+reaperOn+"\x00"))
+}
+
 // runShutdownHost is a host for TestShutdownLeavesNothing: it starts a
 // group whose leader forks a helper that leaves the session, ends the watch
 // of no group, writes the pids of its reaper, the leader and the helper to
@@ -120,8 +131,7 @@ func runShutdownHost(dir string) {
 	}
 	reaper := 0
 	for _, pid := range children(os.Getpid()) {
-		if env, err := os.ReadFile(fmt.Sprintf("/proc/%d/environ", pid)); err == nil &&
-			bytes.Contains(env, []byte("\x00"+reaperEnv+"="+reaperOn+"\x00")) {
+		if isReaper(pid) {
 			reaper = pid
 		}
 	}
@@ -497,3 +507,55 @@ func BenchmarkKillMarked(b *testing.B) {
 		killMarked(MarkPrefix + "NONE")
 	}
 }
+
+// TestReaperSweepsLiveMarks drives each kind of reaper by hand: the shell
+// that waits and then executes the sweep, and the copy of the executable
+// that waits itself (where there is no /bin/sh). At end of file it kills
+// the processes of marks still live and spares those unregistered.
+func TestReaperSweepsLiveMarks(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, kind := range []string{"shell", "executable"} {
+		t.Run(kind, func(t *testing.T) {
+			spared, killed := MarkPrefix+"SPARED"+kind, MarkPrefix+"KILLED"+kind
+			sleeper := func(mark string) *exec.Cmd {
+				cmd := exec.Command("sleep", "1000")
+				cmd.Env = append(os.Environ(), mark+"=1")
+				if err := cmd.Start(); err != nil {
+					t.Fatal(err)
+				}
+				t.Cleanup(func() { _ = cmd.Process.Kill(); _ = cmd.Wait() })
+				return cmd
+			}
+			s, k := sleeper(spared), sleeper(killed)
+
+			var reaper *exec.Cmd
+			if kind == "shell" {
+				f, err := os.Open(exe)
+				if err != nil {
+					t.Fatal(err)
+				}
+				defer f.Close()
+				reaper = exec.Command("/bin/sh", "-c", reaperScript, "langhost-reaper")
+				reaper.ExtraFiles = []*os.File{f}
+				reaper.Env = os.Environ()
+			} else {
+				reaper = exec.Command(exe, "-test.run=^$")
+				reaper.Env = append(os.Environ(), reaperEnv+"="+reaperOn)
+			}
+			reaper.Stdin = strings.NewReader("+" + spared + "\n+" + killed + "\n-" + spared + "\n")
+			if out, err := reaper.CombinedOutput(); err != nil {
+				t.Fatalf("reaper: %v\n%s", err, out)
+			}
+			waitFor(t, "the live mark's process to be killed", func() bool {
+				return !alive(k.Process.Pid)
+			})
+			if !alive(s.Process.Pid) {
+				t.Error("the process of an unregistered mark was killed")
+			}
+		})
+	}
+}
+

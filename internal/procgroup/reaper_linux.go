@@ -12,19 +12,50 @@ import (
 )
 
 // When this process is killed with SIGKILL, Pdeathsig stops each group's
-// leader, but not the leader's children. The reaper, a copy of this
-// executable started on the first Start, stops them: it reads the marks of
-// the running groups from a pipe, and when the pipe reaches end of file,
-// which happens however this process ends, it kills every process that
-// still carries one of them. Groups that ended normally were unregistered,
-// so a host that exits cleanly leaves alone what finished tools
-// deliberately detached. reaperEnv=1 makes a process the reaper (see
-// init): any binary that starts groups imports this package, so it can be
-// one. reaperEnv=off (see Supervised) means no reaper is needed.
+// leader, but not the leader's children. The reaper stops them: it reads
+// the marks of the running groups from a pipe, and when the pipe reaches
+// end of file, which happens however this process ends, it kills every
+// process that still carries one of them. Groups that ended normally were
+// unregistered, so a host that exits cleanly leaves alone what finished
+// tools deliberately detached.
+//
+// The reaper waits for most of its life and sweeps rarely, so it waits as
+// /bin/sh (reaperScript: a millisecond to start, a megabyte or two of
+// memory) and only when the pipe ends does it become a copy of this
+// executable, which it holds open as file descriptor 3 from the start, to
+// sweep with killMarked (reaperEnv=sweep; see init). Where there is no
+// /bin/sh, the copy of this executable waits itself (reaperEnv=1): any
+// binary that starts groups imports this package, so it can be either.
+// reaperEnv=off (see Supervised) means no reaper is needed.
+
+// reaperScript keeps the live marks (one "+MARK" or "-MARK" line each, with
+// builtins only, so no process is forked per line) until end of file, then
+// executes the sweep with the marks still live. Marks are MarkPrefix and
+// base32 text, so word splitting of $live is safe.
+const reaperScript = `trap '' INT HUP TERM
+live=' '
+while IFS= read -r l; do
+	case $l in
+	+*) live="$live${l#+} " ;;
+	-*) m=${l#-}
+		case $live in *" $m "*) live="${live%%" $m "*} ${live#*" $m "}" ;; esac ;;
+	esac
+done
+[ "$live" = ' ' ] && exit 0
+LANGHOST_REAPER=sweep exec /proc/self/fd/3 reaper $live`
+
+const reaperSweep = "sweep"
 
 func init() {
-	if os.Getenv(reaperEnv) == reaperOn {
+	switch os.Getenv(reaperEnv) {
+	case reaperOn:
 		runReaper()
+		os.Exit(0)
+	case reaperSweep:
+		signal.Ignore(syscall.SIGINT, syscall.SIGHUP, syscall.SIGTERM)
+		if len(os.Args) > 2 {
+			killMarked(os.Args[2:]...)
+		}
 		os.Exit(0)
 	}
 }
@@ -81,16 +112,19 @@ func startReaper() {
 		return
 	}
 	defer r.Close()
-	// This very binary, even if the file was replaced or removed since it
-	// started (a daemon outlives a reinstall). Resolved in the forked
-	// child, /proc/self/exe is still ours.
-	cmd := exec.Command("/proc/self/exe")
-	cmd.Args = []string{os.Args[0], "reaper"} // for process listings only
-	cmd.Env = append(os.Environ(), reaperEnv+"="+reaperOn)
+	cmd, err := reaperCommand()
+	if err != nil {
+		w.Close()
+		return
+	}
 	cmd.Stdin = r // stdout and stderr: /dev/null, never our pipes
 	// Its own group: signals for the host's group do not reach it.
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	if err := cmd.Start(); err != nil {
+	err = cmd.Start()
+	for _, f := range cmd.ExtraFiles {
+		f.Close()
+	}
+	if err != nil {
 		w.Close()
 		return
 	}
@@ -100,6 +134,29 @@ func startReaper() {
 		close(exited)
 	}()
 	reaper.w, reaper.proc, reaper.exited = w, cmd.Process, exited
+}
+
+// reaperCommand is the reaper to start: /bin/sh running reaperScript with
+// this executable open as its file descriptor 3, or else this executable.
+func reaperCommand() (*exec.Cmd, error) {
+	// This very binary, even if the file was replaced or removed since it
+	// started (a daemon outlives a reinstall).
+	exe, err := os.Open("/proc/self/exe")
+	if err != nil {
+		return nil, err
+	}
+	if sh, err := exec.LookPath("/bin/sh"); err == nil {
+		cmd := exec.Command(sh, "-c", reaperScript, "langhost-reaper")
+		cmd.Env = os.Environ()
+		cmd.ExtraFiles = []*os.File{exe}
+		return cmd, nil
+	}
+	exe.Close()
+	// Resolved in the forked child, /proc/self/exe is still ours.
+	cmd := exec.Command("/proc/self/exe")
+	cmd.Args = []string{os.Args[0], "reaper"} // for process listings only
+	cmd.Env = append(os.Environ(), reaperEnv+"="+reaperOn)
+	return cmd, nil
 }
 
 func shutdownReaper() {
