@@ -558,4 +558,3 @@ func TestReaperSweepsLiveMarks(t *testing.T) {
 		})
 	}
 }
-
