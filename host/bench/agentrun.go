@@ -3,7 +3,6 @@ package bench
 import (
 	"context"
 	"fmt"
-	"github.com/langhost/langhost/host/agent/session"
 	"path"
 	"strings"
 	"time"
@@ -13,8 +12,10 @@ import (
 	"github.com/langhost/langhost/host/agent/model"
 	"github.com/langhost/langhost/host/agent/modeltest"
 	"github.com/langhost/langhost/host/agent/roles"
+	"github.com/langhost/langhost/host/agent/session"
 	"github.com/langhost/langhost/host/agent/transcript"
 	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/internal/redact"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/langhost/langhost/prompts"
 )
@@ -75,7 +76,7 @@ func runAgent(ctx context.Context, opts Options, s *Scenario, c RunConfig, ws st
 		return fmt.Errorf("roles: %w", err)
 	}
 	id := transcript.NewID()
-	w, err := transcript.Create(h.Workspace, id, secrets(opts.Getenv))
+	w, err := transcript.Create(h.Workspace, id, redact.New(secrets(opts.Getenv)...).Secrets())
 	if err != nil {
 		return err
 	}
@@ -181,12 +182,16 @@ func newProvider(s *Scenario, c RunConfig, settings agent.Settings, getenv func(
 		}
 		return p, srv, nil
 	}
+	// A run config's provider and base URL come together from the user's
+	// flags or the config file they named: the user chose that endpoint
+	// for the provider's key. A scenario cannot set either.
 	p, err := model.New(model.Config{Provider: c.Provider, Model: settings.Model, BaseURL: settings.BaseURL,
-		Temperature: settings.Temperature}, getenv)
+		UserEndpoint: true, Temperature: settings.Temperature}, getenv)
 	return p, nil, err
 }
 
-// secrets are the values a transcript must never hold.
+// secrets are the values a run's transcript, timeline and result must
+// never hold (see redact.New for what else is hidden).
 func secrets(getenv func(string) string) []string {
 	if getenv == nil {
 		return nil

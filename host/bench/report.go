@@ -14,6 +14,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"github.com/langhost/langhost/internal/redact"
 	"github.com/langhost/langhost/internal/safefile"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
@@ -72,6 +73,11 @@ func LoadReport(dir string) (*Report, error) {
 		var r Result
 		if err := json.Unmarshal(data, &r); err != nil {
 			return nil, failure.Wrap(failure.InvalidInput, err, "bench result %s", f)
+		}
+		// A result written by an older langhost, or edited, may hold a
+		// key: hide what is shaped like one.
+		if clean, err := redact.JSON[Result](nil, &r); err == nil {
+			r = *clean
 		}
 		if r.Scenario == "" || r.Config == "" {
 			return nil, failure.New(failure.InvalidInput, "bench result %s: no scenario or config; it is not a langhost bench result", f)

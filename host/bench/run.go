@@ -16,6 +16,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/langhost/langhost/host"
 	"github.com/langhost/langhost/host/agent/model"
+	"github.com/langhost/langhost/internal/redact"
 	"github.com/langhost/langhost/internal/safefile"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
@@ -142,7 +143,8 @@ func runOne(ctx context.Context, opts Options, s *Scenario, c RunConfig, n int) 
 		Checks: []CheckResult{}}
 	r.Provenance = provenance(s, c)
 
-	tl, err := createTimeline(filepath.Join(dir, TimelineFile))
+	red := redact.New(secrets(opts.Getenv)...)
+	tl, err := createTimeline(filepath.Join(dir, TimelineFile), red)
 	if err != nil {
 		return nil, err
 	}
@@ -204,6 +206,9 @@ func runOne(ctx context.Context, opts Options, s *Scenario, c RunConfig, n int) 
 		Steps: r.Steps, ToolCalls: r.ToolCalls, Tokens: &r.Tokens, DurationMS: r.WallMS})
 	if err := tl.Close(); err != nil {
 		return nil, fmt.Errorf("timeline of %s: %w", name, err)
+	}
+	if clean, err := redact.JSON(red, r); err == nil {
+		r = clean
 	}
 	if err := writeJSON(filepath.Join(dir, ResultFile), r); err != nil {
 		return nil, err

@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/langhost/langhost/host/agent/model"
+	"github.com/langhost/langhost/internal/redact"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
@@ -41,19 +42,21 @@ type benchEvent struct {
 	Error      string       `json:"error,omitempty"`
 }
 
-// timeline appends JSON lines to a run's timeline file.
+// timeline appends JSON lines to a run's timeline file, redacted with red
+// (the API keys of the run, and anything shaped like a key).
 type timeline struct {
 	f   *os.File
 	w   *bufio.Writer
+	red *redact.Redactor
 	err error
 }
 
-func createTimeline(path string) (*timeline, error) {
+func createTimeline(path string, red *redact.Redactor) (*timeline, error) {
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o644)
 	if err != nil {
 		return nil, failure.Wrap(failure.Precondition, err, "timeline")
 	}
-	return &timeline{f: f, w: bufio.NewWriter(f)}, nil
+	return &timeline{f: f, w: bufio.NewWriter(f), red: red}, nil
 }
 
 // write appends one event; the first error is kept for Close.
@@ -73,7 +76,7 @@ func (t *timeline) writeAny(v any) {
 		t.err = err
 		return
 	}
-	_, t.err = t.w.Write(append(b, '\n'))
+	_, t.err = t.w.Write(append(t.red.Bytes(b), '\n'))
 }
 
 // Close flushes the file; it is safe to call twice.
