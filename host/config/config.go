@@ -259,6 +259,13 @@ func Load(paths Paths, flags *pflag.FlagSet, env func(string) (string, bool)) (*
 	maps.Copy(c.origins, overrides)
 
 	c.Languages = v.GetStringSlice("languages")
+	if c.Trust.Trusted && c.origins["languages"] == paths.WorkspaceFile(c.Trust.Root) {
+		// The workspace's own spec directories are relative to it, not to
+		// wherever langhost was started: trust covers them there.
+		for i, dir := range c.Languages {
+			c.Languages[i] = workspaceRelative(c.Trust.Root, dir)
+		}
+	}
 	c.Format = v.GetString("format")
 	c.AllowTools = v.GetStringSlice("tools.allow")
 	c.LogLevel = v.GetString("log.level")

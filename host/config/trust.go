@@ -111,9 +111,12 @@ func (s TrustStore) save(list []TrustEntry) error {
 }
 
 // Snapshot is what trusting a workspace covers: its real path and a digest
-// of the files that can grant permissions or define commands, namely its
-// .langhost.yaml and the specs in .langhost/languages. Changing, adding or
-// removing any of them withdraws the trust until the user trusts again.
+// of the files that can grant permissions or define commands (see
+// digest): its .langhost.yaml, specs, roles, the spec directories its
+// config names and its bench files. Changing, adding or removing any of
+// them withdraws the trust until the user trusts again. Prompts
+// (.langhost/prompts, AGENTS.md) are not covered: they are text, always
+// given to a model as the workspace's data, and grant nothing.
 type Snapshot struct {
 	Root   string   `json:"root"`
 	Digest string   `json:"digest"`
@@ -188,7 +191,7 @@ func decideTrust(store, root, file string, data []byte, trustAll bool, origin st
 			continue
 		}
 		if d, _ := digest(root, file, data); d != e.Digest {
-			t.Reason = fmt.Sprintf("workspace changed since it was trusted at %s (.langhost.yaml or .langhost/languages); review it and run `langhost trust` again",
+			t.Reason = fmt.Sprintf("workspace changed since it was trusted at %s (its .langhost.yaml, specs, roles or bench files); review it and run `langhost trust` again",
 				e.TrustedAt.Format(time.RFC3339))
 			return t, nil
 		}
@@ -203,50 +206,225 @@ func decideTrust(store, root, file string, data []byte, trustAll bool, origin st
 // than the spec loader accepts.
 const maxDigestedSpec = 64 << 20
 
-// digest hashes the workspace config (file, with content data) and the
-// workspace's spec files, names and contents. Files it cannot read are
-// hashed as such, so that the digest never fails and changes when they do.
+// Bounds on what the digest walks: a hostile workspace must not make
+// every command read without end.
+const (
+	maxDigestEntries = 10000 // directory entries listed per covered directory, or walked in bench/
+	maxBenchDepth    = 4     // bench/a/b/c/scenario.yaml
+)
+
+// BenchDir is the workspace directory whose scenario and run config files
+// trust covers: `langhost bench run` runs their check commands (and an
+// external runner's command) only from there, in a trusted workspace.
+const BenchDir = "bench"
+
+// RolesDir is the workspace directory of role files, relative to its root.
+const RolesDir = ".langhost/roles"
+
+// digest hashes everything trusting a workspace covers, names and
+// contents: the workspace config (file, with content data), its specs
+// (.langhost/languages/*.yaml), its roles (.langhost/roles/*.yaml and
+// their prompt files *.md), the spec directories its config names under
+// languages (wherever they are: they are read when it is trusted) and the
+// YAML files under bench/ (scenarios and run configs, whose commands
+// bench runs). Files it cannot read are hashed as such, so that the digest
+// never fails and changes when they do. A workspace with none of the
+// later kinds hashes as it did before they were covered.
 func digest(root, file string, data []byte) (string, []string) {
-	h := sha256.New()
-	var files []string
+	d := &digester{h: sha256.New(), root: root}
 	if file != "" {
-		files = append(files, relTo(root, file))
-		fmt.Fprintf(h, "config %d\n", len(data))
-		h.Write(data)
+		d.files = append(d.files, relTo(root, file))
+		fmt.Fprintf(d.h, "config %d\n", len(data))
+		d.h.Write(data)
 	}
-	dir := WorkspaceSpecDir(root)
-	entries, err := os.ReadDir(dir)
-	if err != nil && !errors.Is(err, fs.ErrNotExist) {
-		fmt.Fprintf(h, "specs unreadable %q\n", err)
+	d.dir("specs", "spec", WorkspaceSpecDir(root), ".yaml", ".yml")
+	d.dir("roles", "role", filepath.Join(root, filepath.FromSlash(RolesDir)), ".yaml", ".md")
+	for i, dir := range configLanguages(root, file, data) {
+		d.dir(fmt.Sprintf("languages[%d] %q", i, dir), "languages spec", dir, ".yaml", ".yml")
 	}
-	for _, e := range entries {
-		name := e.Name()
-		if !strings.HasSuffix(name, ".yaml") && !strings.HasSuffix(name, ".yml") {
-			continue
-		}
-		files = append(files, relTo(root, filepath.Join(dir, name)))
-		hashSpec(h, filepath.Join(dir, name), name)
-	}
-	return "sha256:" + hex.EncodeToString(h.Sum(nil)), files
+	d.bench(filepath.Join(root, BenchDir))
+	return "sha256:" + hex.EncodeToString(d.h.Sum(nil)), d.files
 }
 
-func hashSpec(h hash.Hash, path, name string) {
+type digester struct {
+	h     hash.Hash
+	root  string
+	files []string
+}
+
+// dir hashes the files directly in dir whose names end in one of
+// suffixes. A missing dir hashes as nothing.
+func (d *digester) dir(label, kind, dir string, suffixes ...string) {
+	// safefile.OpenDir never blocks on a named pipe planted as the dir.
+	f, err := safefile.OpenDir(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return
+	}
+	if err != nil {
+		fmt.Fprintf(d.h, "%s unreadable %q\n", label, err)
+		return
+	}
+	entries, err := f.ReadDir(maxDigestEntries + 1)
+	f.Close()
+	if err != nil && err != io.EOF {
+		fmt.Fprintf(d.h, "%s unreadable %q\n", label, err)
+	}
+	if len(entries) > maxDigestEntries {
+		fmt.Fprintf(d.h, "%s has more than %d entries\n", label, maxDigestEntries)
+		entries = entries[:maxDigestEntries]
+	}
+	sort.Slice(entries, func(i, j int) bool { return entries[i].Name() < entries[j].Name() })
+	for _, e := range entries {
+		if !hasSuffix(e.Name(), suffixes) {
+			continue
+		}
+		p := filepath.Join(dir, e.Name())
+		d.files = append(d.files, relTo(d.root, p))
+		hashFile(d.h, kind, p, e.Name())
+	}
+}
+
+// bench hashes the YAML files under dir, without following symlinks (a
+// link is hashed as where it points), to maxBenchDepth.
+func (d *digester) bench(dir string) {
+	seen := 0
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if errors.Is(err, fs.ErrNotExist) && p == dir {
+			return fs.SkipAll
+		}
+		rel := relTo(d.root, p)
+		if err != nil {
+			fmt.Fprintf(d.h, "bench %q unreadable\n", rel)
+			return nil
+		}
+		if seen++; seen > maxDigestEntries {
+			fmt.Fprintf(d.h, "bench has more than %d entries\n", maxDigestEntries)
+			return fs.SkipAll
+		}
+		switch {
+		case e.Type()&fs.ModeSymlink != 0:
+			target, _ := os.Readlink(p)
+			fmt.Fprintf(d.h, "bench link %q -> %q\n", rel, target)
+		case e.IsDir():
+			if p != dir && (workspace.SkipDir(e.Name()) || strings.Count(rel, "/") >= maxBenchDepth) {
+				return fs.SkipDir
+			}
+		case hasSuffix(e.Name(), []string{".yaml", ".yml"}):
+			d.files = append(d.files, rel)
+			hashFile(d.h, "bench", p, rel)
+		}
+		return nil
+	})
+	if err != nil {
+		fmt.Fprintf(d.h, "bench unreadable %q\n", err)
+	}
+}
+
+// configLanguages returns the spec directories the workspace config
+// names under languages, relative ones resolved against root as Load
+// does. A config that does not parse names none (it cannot be trusted).
+func configLanguages(root, file string, data []byte) []string {
+	if file == "" {
+		return nil
+	}
+	values, _, err := parseConfig(file, data)
+	if err != nil {
+		return nil
+	}
+	v, _ := lookupNested(values, "languages")
+	var dirs []string
+	switch list := v.(type) {
+	case []any:
+		for _, e := range list {
+			dirs = append(dirs, fmt.Sprint(e))
+		}
+	case string:
+		dirs = splitList(list)
+	}
+	for i, dir := range dirs {
+		dirs[i] = workspaceRelative(root, dir)
+	}
+	return dirs
+}
+
+// workspaceRelative resolves a path from the workspace config against
+// the workspace root.
+func workspaceRelative(root, p string) string {
+	if p == "" || filepath.IsAbs(p) {
+		return p
+	}
+	return filepath.Join(root, p)
+}
+
+func hasSuffix(name string, suffixes []string) bool {
+	for _, s := range suffixes {
+		if strings.HasSuffix(name, s) {
+			return true
+		}
+	}
+	return false
+}
+
+// hashFile hashes the regular file at path, named name of kind in the
+// digest.
+func hashFile(h hash.Hash, kind, path, name string) {
 	// safefile.Open never blocks on a named pipe.
 	f, err := safefile.Open(path)
 	if err != nil {
-		fmt.Fprintf(h, "spec %q not a readable regular file\n", name)
+		fmt.Fprintf(h, "%s %q not a readable regular file\n", kind, name)
 		return
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil || st.Size() > maxDigestedSpec {
-		fmt.Fprintf(h, "spec %q not a readable regular file\n", name)
+		fmt.Fprintf(h, "%s %q not a readable regular file\n", kind, name)
 		return
 	}
-	fmt.Fprintf(h, "spec %q %d\n", name, st.Size())
+	fmt.Fprintf(h, "%s %q %d\n", kind, name, st.Size())
 	if _, err := io.CopyN(h, f, st.Size()); err != nil {
-		fmt.Fprintf(h, "spec %q changed while read\n", name)
+		fmt.Fprintf(h, "%s %q changed while read\n", kind, name)
 	}
+}
+
+// FileTrust decides whether file, a workspace file given on the command
+// line whose content decides what runs (a bench scenario or run config),
+// is trusted: it must lie inside a workspace trusted with `langhost
+// trust` whose trust still holds, among the files that trust covers (for
+// bench, the YAML files under its bench/ directory). trust_workspace is
+// the caller's to check.
+func FileTrust(paths Paths, file string) (Trust, error) {
+	abs, err := filepath.Abs(file)
+	if err != nil {
+		return Trust{}, err
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return Trust{}, err
+	}
+	list, err := TrustStore{File: paths.Trust}.List()
+	if err != nil {
+		return Trust{}, err
+	}
+	for _, e := range list {
+		if !strings.HasPrefix(real, e.Path+string(filepath.Separator)) {
+			continue
+		}
+		t := Trust{Root: e.Path}
+		snap, err := TakeSnapshot(paths, e.Path)
+		switch {
+		case err != nil:
+			t.Reason = fmt.Sprintf("the workspace %s it is in cannot be checked: %v", e.Path, err)
+		case snap.Digest != e.Digest:
+			t.Reason = fmt.Sprintf("the workspace %s it is in changed since it was trusted at %s; review it and run `langhost trust %s` again",
+				e.Path, e.TrustedAt.Format(time.RFC3339), e.Path)
+		case !slices.Contains(snap.Files, relTo(e.Path, real)):
+			t.Reason = fmt.Sprintf("trust of the workspace %s covers only %s/**/*.yaml, not %s", e.Path, BenchDir, relTo(e.Path, real))
+		default:
+			t.Trusted, t.Reason = true, "in the workspace "+e.Path+", trusted with `langhost trust` at "+e.TrustedAt.Format(time.RFC3339)
+		}
+		return t, nil
+	}
+	return Trust{Reason: "it is in no trusted workspace; review it and run `langhost trust DIR` for the workspace it belongs to"}, nil
 }
 
 func relTo(root, p string) string {
