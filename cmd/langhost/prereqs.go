@@ -28,8 +28,9 @@ func newPrereqsCmd(f *factory) *cobra.Command {
 		Long: `Probe this machine for the executables the tools of all or some languages
 need (on PATH, version) and show, for each missing one, the command that
 installs it, derived from the package URL its spec gives (go install, npm i -g,
-apt-get install, dotnet tool install, cargo install, pipx install). With
---check, exit 4 when a tool is missing.
+apt-get install, dotnet tool install, cargo install, pipx install, rustup
+component add) or where to download it, then the list of commands to run.
+With --check, exit 4 when a tool is missing.
 
 --format markdown (or -o FILE) writes the prerequisites document instead:
 every tool with its full command line, purpose, fallback and install command.`,
@@ -66,11 +67,25 @@ func prereqsRun(cmd *cobra.Command, opts *prereqsOptions) error {
 	}
 	document := opts.markdown || opts.output != ""
 	// The document describes the specs, not this machine, unless --check
-	// asks for the status too.
+	// asks for the status too; -o still reports how many tools this
+	// machine has, so the probe runs and its status is dropped after.
 	var checkErr error
-	if !document || opts.check {
+	if !opts.markdown || opts.check {
 		if !(prereqs.Prober{}).Check(cmd.Context(), h.Specs, langs) && opts.check {
 			checkErr = failure.New(failure.Precondition, "some required tools are not installed")
+		}
+	}
+	available, total := prereqs.Summary(langs)
+	missing := prereqs.Missing(langs)
+	if checkErr != nil {
+		checkErr = &failure.Error{Code: failure.Precondition, Message: fmt.Sprintf("%d of %d tools are not installed", total-available, total),
+			Details: map[string]any{"install": missing}}
+	}
+	if document && !opts.check {
+		for i := range langs {
+			for j := range langs[i].Tools {
+				langs[i].Tools[j].Status = nil
+			}
 		}
 	}
 	if document {
@@ -89,28 +104,31 @@ func prereqsRun(cmd *cobra.Command, opts *prereqsOptions) error {
 			}
 			if checkErr != nil {
 				printTextError(opts.f.io.ErrOut, checkErr)
+				fmt.Fprintf(opts.f.io.ErrOut, "missing — run these:\n  %s\n", strings.Join(missing, "\n  "))
 				return &reportedError{code: failure.CodeOf(checkErr)}
 			}
 			return nil
 		}
 	}
-	available, total := prereqs.Summary(langs)
 	data := map[string]any{"languages": langs, "available": available, "total": total}
+	if len(missing) > 0 {
+		data["install"] = missing
+	}
 	if opts.output != "" {
 		data["written"] = opts.output
 	}
 	return printer{opts.f}.result(commandPath(cmd), data, checkErr, func(w io.Writer) error {
 		if opts.output != "" {
-			_, err := fmt.Fprintf(w, "wrote %s\n", opts.output)
+			_, err := fmt.Fprintf(w, "wrote %s (%d of %d tools available on this machine)\n", opts.output, available, total)
 			return err
 		}
-		return printPrereqs(w, opts.f.style(), langs, available, total)
+		return printPrereqs(w, opts.f.style(), langs, available, total, missing)
 	})
 }
 
 // printPrereqs writes one row per tool: whether it is available, and for a
 // missing one how to install it.
-func printPrereqs(w io.Writer, st style, langs []prereqs.Language, available, total int) error {
+func printPrereqs(w io.Writer, st style, langs []prereqs.Language, available, total int, missing []string) error {
 	rows := [][]string{{"LANGUAGE", "TOOL", "EXECUTABLE", "STATUS", "INSTALL"}}
 	for _, l := range langs {
 		for _, t := range l.Tools {
@@ -145,18 +163,23 @@ func printPrereqs(w io.Writer, st style, langs []prereqs.Language, available, to
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(w, "\n%d of %d tools available\n", available, total)
+	if _, err = fmt.Fprintf(w, "\n%d of %d tools available\n", available, total); err != nil || len(missing) == 0 {
+		return err
+	}
+	// One list to copy: the table's install column repeats a command for
+	// every tool that needs it.
+	_, err = fmt.Fprintf(w, "\nmissing — run these:\n  %s\n", strings.Join(missing, "\n  "))
 	return err
 }
 
-// installHint is the install command of a missing tool, else its package
-// URL and why no command was derived from it.
+// installHint is the install command of a missing tool, else what to do
+// instead; the package URL is the document's (-o), not the table's.
 func installHint(t prereqs.Tool) string {
 	switch {
 	case t.InstallCommand != "":
 		return t.InstallCommand
-	case t.Install == "":
-		return "(the spec gives no package URL)"
+	case t.InstallNote != "":
+		return t.InstallNote
 	}
-	return t.Install + " (" + t.InstallNote + ")"
+	return "(the spec names no package)"
 }

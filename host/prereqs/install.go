@@ -25,6 +25,13 @@ func InstallCommand(purl string) (string, error) {
 	if err != nil {
 		return "", fmt.Errorf("bad package URL %q: %w", purl, err)
 	}
+	if p.Type == packageurl.TypeGeneric && p.Name == "rustup" && strings.HasPrefix(p.Subpath, "component=") {
+		// A component of a Rust toolchain rustup installs.
+		if c := strings.TrimPrefix(p.Subpath, "component="); plainName.MatchString(c) {
+			return "rustup component add " + c, nil
+		}
+		return "", fmt.Errorf("rustup component %q is not a valid name: not turned into a command", p.Subpath)
+	}
 	r, ok := installers[p.Type]
 	if !ok {
 		return "", fmt.Errorf("%w for pkg:%s packages; install %s as its project documents", ErrNoInstaller, p.Type, p.Name)
@@ -102,15 +109,42 @@ func withSep(sep, version string) string {
 	return sep + version
 }
 
-// installFields fills in the install command of a package URL, or the
-// note saying why there is none.
-func installFields(purl string) (command, note string) {
+// downloads are where the toolchains that no package manager installs
+// the same way everywhere come from (pkg:generic names in the shipped
+// specs). Only these fixed addresses are shown: a spec is untrusted, so
+// its package URL never supplies a link a person would follow.
+var downloads = map[string]string{
+	"go":         "https://go.dev/dl/",
+	"rustup":     "https://rustup.rs/",
+	"nodejs":     "https://nodejs.org/en/download",
+	"dotnet-sdk": "https://dotnet.microsoft.com/download",
+}
+
+// installFields fills in the install command of the package URL that
+// provides executable, or a note saying what to do instead: where to
+// download a toolchain, and that gofmt comes with go.
+func installFields(executable, purl string) (command, note string) {
 	if strings.TrimSpace(purl) == "" {
 		return "", ""
 	}
 	command, err := InstallCommand(purl)
-	if err != nil {
+	if err == nil {
+		return command, ""
+	}
+	p, perr := packageurl.FromString(purl)
+	if perr != nil || !errors.Is(err, ErrNoInstaller) {
 		return "", err.Error()
 	}
-	return command, ""
+	what := p.Name
+	if p.Version != "" && semver.MatchString(p.Version) {
+		what += " " + p.Version
+	}
+	note = "install " + what + " as its project documents"
+	if url, ok := downloads[p.Name]; ok {
+		note = "install " + what + " from " + url
+	}
+	if executable != "" && executable != p.Name && plainName.MatchString(p.Name) {
+		note = executable + " comes with " + p.Name + ": " + note
+	}
+	return "", note
 }

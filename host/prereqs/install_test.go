@@ -24,6 +24,7 @@ func TestInstallCommand(t *testing.T) {
 		{"pkg:nuget/roslyn-language-server", "dotnet tool install -g roslyn-language-server"},
 		{"pkg:cargo/ripgrep@14.1.0", "cargo install ripgrep --version 14.1.0"},
 		{"pkg:pypi/ruff@0.14.0", "pipx install ruff==0.14.0"},
+		{"pkg:generic/rustup#component=clippy", "rustup component add clippy"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.purl, func(t *testing.T) {
@@ -59,6 +60,7 @@ func TestInstallCommandRefusesHostilePURLs(t *testing.T) {
 		{"pkg:pypi/black@1!2.0", "version"},
 		{"pkg:pypi/bl*ck", "name"},
 		{"pkg:pypi/black@%3E1%3C2", "version"},
+		{"pkg:generic/rustup#component=clippy;id", "component"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.purl, func(t *testing.T) {
@@ -74,7 +76,7 @@ func TestInstallCommandRefusesHostilePURLs(t *testing.T) {
 }
 
 func TestInstallCommandUnknownTypes(t *testing.T) {
-	for _, purl := range []string{"pkg:generic/go@1.26", "pkg:maven/com.google.googlejavaformat/google-java-format@1.28.0", "pkg:generic/rustup#component=clippy"} {
+	for _, purl := range []string{"pkg:generic/go@1.26", "pkg:maven/com.google.googlejavaformat/google-java-format@1.28.0", "pkg:generic/rustup"} {
 		if got, err := InstallCommand(purl); !errors.Is(err, ErrNoInstaller) {
 			t.Errorf("InstallCommand(%q) = %q, %v; want ErrNoInstaller", purl, got, err)
 		}
@@ -83,5 +85,43 @@ func TestInstallCommandUnknownTypes(t *testing.T) {
 		if got, err := InstallCommand(bad); err == nil {
 			t.Errorf("InstallCommand(%q) = %q, want an error", bad, got)
 		}
+	}
+}
+
+// Without an install command, the note says what to do instead: where to
+// download the toolchain, and what an executable comes with; never a
+// link from the spec (specs are untrusted).
+func TestInstallNotes(t *testing.T) {
+	tests := []struct {
+		executable, purl, want string
+	}{
+		{"go", "pkg:generic/go@1.26", "install go 1.26 from https://go.dev/dl/"},
+		{"gofmt", "pkg:generic/go@1.26", "gofmt comes with go: install go 1.26 from https://go.dev/dl/"},
+		{"cargo", "pkg:generic/rustup", "cargo comes with rustup: install rustup from https://rustup.rs/"},
+		{"jdtls", "pkg:generic/eclipse-jdtls", "jdtls comes with eclipse-jdtls: install eclipse-jdtls as its project documents"},
+		{"x", "pkg:generic/x?download_url=https://evil.example/x.sh", "install x as its project documents"},
+	}
+	for _, tt := range tests {
+		command, note := installFields(tt.executable, tt.purl)
+		if command != "" || note != tt.want {
+			t.Errorf("installFields(%q, %q) = %q, %q; want note %q", tt.executable, tt.purl, command, note, tt.want)
+		}
+	}
+}
+
+// Missing lists each command once, in tool order.
+func TestMissing(t *testing.T) {
+	missing := &Status{}
+	langs := []Language{{ID: "go", Tools: []Tool{
+		{Command: "go", InstallNote: "install go 1.26 from https://go.dev/dl/", Status: missing},
+		{Command: "gofmt", InstallNote: "install go 1.26 from https://go.dev/dl/", Status: missing},
+		{Command: "gopls", InstallCommand: "go install golang.org/x/tools/gopls@v0.23.0", Status: missing},
+		{Command: "staticcheck", InstallCommand: "go install honnef.co/go/tools/cmd/staticcheck@v0.8.2", Status: &Status{Available: true}},
+		{Command: "thing", Status: missing},
+	}}}
+	got := Missing(langs)
+	want := []string{"install go 1.26 from https://go.dev/dl/", "go install golang.org/x/tools/gopls@v0.23.0", "install thing (go's spec names no package)"}
+	if strings.Join(got, "|") != strings.Join(want, "|") {
+		t.Errorf("Missing = %q, want %q", got, want)
 	}
 }

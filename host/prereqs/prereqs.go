@@ -4,7 +4,6 @@ package prereqs
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"os/exec"
@@ -59,6 +58,32 @@ func Summary(langs []Language) (available, total int) {
 		}
 	}
 	return available, total
+}
+
+// Missing returns what to run (or do) to install the tools Check found
+// missing, each line once, in the order of the tools: go's eight tools
+// missing go ask for one download, not eight.
+func Missing(langs []Language) []string {
+	var out []string
+	for _, l := range langs {
+		for _, t := range l.Tools {
+			if t.Status == nil || t.Status.Available {
+				continue
+			}
+			line := t.InstallCommand
+			switch {
+			case line != "":
+			case t.InstallNote != "":
+				line = t.InstallNote
+			default:
+				line = "install " + t.Command + " (" + l.ID + "'s spec names no package)"
+			}
+			if !slices.Contains(out, line) {
+				out = append(out, line)
+			}
+		}
+	}
+	return out
 }
 
 // fallbacks lists the alternatives of t in order: its fallback, then More.
@@ -135,7 +160,7 @@ func Collect(set *spec.Set, ids []string) ([]Language, error) {
 		}
 		for i := range l.Tools {
 			t := &l.Tools[i]
-			t.InstallCommand, t.InstallNote = installFields(t.Install)
+			t.InstallCommand, t.InstallNote = installFields(t.Command, t.Install)
 		}
 		out = append(out, l)
 	}
@@ -195,9 +220,9 @@ func Markdown(w io.Writer, langs []Language) error {
 			b.WriteString("| Tool | Command | Purpose | Fallback | Install |\n|---|---|---|---|---|\n")
 		}
 		for _, t := range l.Tools {
-			lines, installs := []string{}, []string{installCell(t.Install)}
+			lines, installs := []string{}, []string{installCell(t.Command, t.Install)}
 			for _, alt := range t.fallbacks() {
-				lines, installs = append(lines, alt.CommandLine), append(installs, installCell(alt.Install))
+				lines, installs = append(lines, alt.CommandLine), append(installs, installCell(alt.Command, alt.Install))
 			}
 			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s | %s |", t.ID, escape(t.CommandLine), cellOrDash(escape(t.Purpose)),
 				codeList(lines...), cellOrDash(strings.Join(slices.DeleteFunc(installs, func(s string) bool { return s == "" }), "; ")))
@@ -229,7 +254,7 @@ func executables(langs []Language) []executable {
 			e.users = append(e.users, user)
 		}
 		if e.install == "" && install != "" {
-			e.install = installCell(install)
+			e.install = installCell(name, install)
 		}
 	}
 	for _, l := range langs {
@@ -274,18 +299,19 @@ func cellOrDash(s string) string {
 	return s
 }
 
-// installCell renders a package URL and the command that installs it.
-func installCell(purl string) string {
+// installCell renders a package URL and the command that installs it,
+// or what to do instead.
+func installCell(executable, purl string) string {
 	if purl == "" {
 		return ""
 	}
 	cell := "`" + escape(purl) + "`"
-	command, err := InstallCommand(purl)
+	command, note := installFields(executable, purl)
 	switch {
-	case err == nil:
+	case command != "":
 		cell += ": `" + command + "`"
-	case !errors.Is(err, ErrNoInstaller):
-		cell += " (" + escape(err.Error()) + ")"
+	case note != "":
+		cell += " (" + escape(note) + ")"
 	}
 	return cell
 }

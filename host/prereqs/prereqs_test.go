@@ -99,9 +99,9 @@ func TestMarkdown(t *testing.T) {
 	for _, want := range []string{
 		"## Demo (`demo`)",
 		"| `demo.build` | `dotnet build [<project>] --no-restore [--configuration <configuration>]` | Build \\| compile | - | `pkg:nuget/dotnet-sdk`: `dotnet tool install -g dotnet-sdk` |",
-		"| `demo.format` | `ormolu --mode inplace [<path>]` | Format | `fourmolu --mode inplace [<path>]` | `pkg:hackage/fourmolu` |",
+		"| `demo.format` | `ormolu --mode inplace [<path>]` | Format | `fourmolu --mode inplace [<path>]` | `pkg:hackage/fourmolu` (install fourmolu as its project documents) |",
 		"| `demo-ls` | demo |",
-		"| `fourmolu` | demo (fallback) | `pkg:hackage/fourmolu` |",
+		"| `fourmolu` | demo (fallback) | `pkg:hackage/fourmolu` (install fourmolu as its project documents) |",
 	} {
 		if !strings.Contains(md, want) {
 			t.Errorf("markdown lacks %q:\n%s", want, md)
