@@ -1,16 +1,19 @@
-// Package txnlog keeps the records of applied edit transactions under
-// <root>/.langhost/transactions/, with the content each file had before,
-// so that an accepted transaction can be undone while its files still hold
-// what it wrote.
+// Package txnlog keeps the records of applied edit transactions, with the
+// content each file had before, so that an accepted transaction can be
+// undone while its files still hold what it wrote.
 //
-// A record is two files: <id>.before.json (the content before, written
-// first) and <id>.json (the record, whose presence commits it). Both are
-// written atomically and readable by the owner only: the content of
-// source files is no business of other users.
+// The records of a workspace live in the user's state directory (see
+// StateDir), not in the workspace: a repository is untrusted and could
+// otherwise ship a record whose "before" content an undo would write.
+// Records are ordered by a sequence number inside them, assigned under a
+// lock, never by file time or id. A record is two files: <id>.before.json
+// (the content before, written first) and <id>.json (the record, whose
+// presence commits it), both written atomically and owner-only.
 //
-// The directory lives in the workspace, which is untrusted: records are
-// read with bounds, ids are validated, and every path a record names is
-// confined to the workspace before it is read or written.
+// Records are still read with bounds and checked, and every path a record
+// names goes through the workspace's write check (internal/workspace)
+// before anything is read or written: an undo never writes outside the
+// workspace nor into git metadata.
 package txnlog
 
 import (
@@ -31,15 +34,11 @@ import (
 	"time"
 
 	"github.com/langhost/langhost/internal/atomicfile"
-	"github.com/langhost/langhost/internal/privfile"
 	"github.com/langhost/langhost/internal/safefile"
 	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
-
-// Dir is the directory of the records, relative to the workspace root.
-const Dir = ".langhost/transactions"
 
 // Bounds on what is read back from the (untrusted) directory.
 const (
@@ -58,6 +57,7 @@ type File struct {
 // Record is one applied transaction.
 type Record struct {
 	ID        string            `json:"id"`
+	Seq       uint64            `json:"seq"` // orders the records of a workspace: later records have larger ones
 	Time      time.Time         `json:"time"`
 	Tool      string            `json:"tool"`
 	Operation string            `json:"operation"`
@@ -68,8 +68,12 @@ type Record struct {
 	Undoes    string            `json:"undoes,omitempty"` // for an undo: the id of the record it undid
 }
 
-// UndoOperation is the Operation of the records Undo writes.
-const UndoOperation = "undo"
+// Operations of the records Undo and Redo write: an undo of an edit, and
+// an undo of an undo.
+const (
+	UndoOperation = "undo"
+	RedoOperation = "redo"
+)
 
 // Hash is the form of a content hash in records and previews:
 // "sha256:<hex>".
@@ -100,47 +104,69 @@ func checkID(id string) error {
 // log is the record directory of one workspace.
 type log struct {
 	ws  *workspace.Root
-	dir string // absolute
+	dir string // absolute, in the user's state directory
 }
 
-// open confines the record directory to the workspace; with create, it is
-// made (owner-only) if missing.
+// open finds the record directory of the workspace root; with create, it
+// is made (owner-only) if missing.
 func open(root string, create bool) (*log, error) {
 	ws, err := workspace.New(root)
 	if err != nil {
 		return nil, err
 	}
-	dir, err := ws.Resolve("", Dir)
+	dir, err := logDir(ws.Dir())
 	if err != nil {
-		return nil, fmt.Errorf("transaction records: %w", err)
+		return nil, err
 	}
 	if create {
-		if err := privfile.Dir(dir); err != nil {
-			return nil, failure.Wrap(failure.Precondition, err, "creating %s", Dir)
-		}
-		// Check again now that it exists: nothing along it may lead out.
-		if again, err := ws.Resolve("", Dir); err != nil || again != dir {
-			return nil, failure.New(failure.Precondition, "%s changed while it was created; nothing was recorded", Dir)
-		}
-		// The records hold copies of source files: keep them out of the
-		// repository without asking the user to edit a .gitignore.
-		ignore := filepath.Join(dir, ".gitignore")
-		if _, err := os.Lstat(ignore); errors.Is(err, fs.ErrNotExist) {
-			if err := atomicfile.WriteFile(ignore, []byte("*\n"), 0o600); err != nil {
-				return nil, failure.Wrap(failure.Precondition, err, "creating %s/.gitignore", Dir)
-			}
+		if err := makeLogDir(dir, ws.Dir()); err != nil {
+			return nil, err
 		}
 	}
 	return &log{ws: ws, dir: dir}, nil
+}
+
+// Location returns the directory that holds the records of the workspace
+// root, for messages.
+func Location(root string) (string, error) {
+	ws, err := workspace.New(root)
+	if err != nil {
+		return "", err
+	}
+	return logDir(ws.Dir())
+}
+
+// lock takes the record directory's lock, which serialises saving (the
+// sequence number) and undoing (two undos of one transaction).
+func (l *log) lock() (func(), error) {
+	unlock, err := lockDir(l.dir)
+	if err != nil {
+		return nil, failure.Wrap(failure.Precondition, err, "locking the transaction records")
+	}
+	return unlock, nil
 }
 
 func (l *log) recordPath(id string) string { return filepath.Join(l.dir, id+".json") }
 func (l *log) beforePath(id string) string { return filepath.Join(l.dir, id+".before.json") }
 
 // Save stores rec and the content its files had before (by record path),
-// for Undo. An empty rec.ID or zero rec.Time is filled in. Every path must
-// be a clean workspace-relative path inside the workspace.
+// for Undo. An empty rec.ID or zero rec.Time is filled in, and rec.Seq is
+// set. Every path must be a clean workspace-relative path that langhost
+// may write (not git metadata, not .langhost).
 func Save(root string, rec *Record, before map[string][]byte) error {
+	l, err := open(root, true)
+	if err != nil {
+		return err
+	}
+	unlock, err := l.lock()
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	return l.save(rec, before)
+}
+
+func (l *log) save(rec *Record, before map[string][]byte) error {
 	if rec.ID == "" {
 		rec.ID = NewID()
 	}
@@ -152,10 +178,6 @@ func Save(root string, rec *Record, before map[string][]byte) error {
 	}
 	if rec.Trace == nil {
 		rec.Trace = []string{}
-	}
-	l, err := open(root, true)
-	if err != nil {
-		return err
 	}
 	known := map[string]File{}
 	for i, f := range rec.Files {
@@ -181,6 +203,11 @@ func Save(root string, rec *Record, before map[string][]byte) error {
 	if _, err := os.Lstat(l.recordPath(rec.ID)); err == nil {
 		return failure.New(failure.Precondition, "transaction %s exists already", rec.ID)
 	}
+	seq, err := l.nextSeq()
+	if err != nil {
+		return err
+	}
+	rec.Seq = seq
 	b, err := json.Marshal(before)
 	if err != nil {
 		return failure.Wrap(failure.Internal, err, "encoding transaction %s", rec.ID)
@@ -206,18 +233,15 @@ func (l *log) writeRecord(rec *Record) error {
 	return nil
 }
 
-// checkPath refuses a record path that is not clean, relative and inside
-// the workspace.
+// checkPath refuses a record path that is not clean, relative, inside the
+// workspace and writable there: restoring it must not write git metadata.
 func (l *log) checkPath(key, p string) error {
-	if p == "" || filepath.IsAbs(p) || path(p) != p || strings.HasPrefix(p, "../") || p == ".." || p == "." {
-		return &failure.Error{Code: failure.InvalidInput, Field: key, Message: fmt.Sprintf("%q is not a clean workspace-relative path", p)}
+	if err := checkClean(key, p); err != nil {
+		return err
 	}
-	_, err := l.ws.Resolve(key, filepath.FromSlash(p))
+	_, err := l.ws.ResolveCreate(key, filepath.FromSlash(p))
 	return err
 }
-
-// path cleans a "/" path.
-func path(p string) string { return filepath.ToSlash(filepath.Clean(filepath.FromSlash(p))) }
 
 // List returns the records of the workspace, newest first. A record that
 // cannot be read is skipped, so one damaged file does not hide the rest.
@@ -235,7 +259,7 @@ func (l *log) list() ([]*Record, error) {
 		return []*Record{}, nil
 	}
 	if err != nil {
-		return nil, failure.Wrap(failure.Precondition, err, "reading %s", Dir)
+		return nil, failure.Wrap(failure.Precondition, err, "reading the transaction records")
 	}
 	recs := []*Record{}
 	for _, e := range entries {
@@ -253,7 +277,7 @@ func (l *log) list() ([]*Record, error) {
 		recs = append(recs, rec)
 	}
 	slices.SortFunc(recs, func(a, b *Record) int {
-		return cmp.Or(b.Time.Compare(a.Time), strings.Compare(b.ID, a.ID))
+		return cmp.Or(cmp.Compare(b.Seq, a.Seq), strings.Compare(b.ID, a.ID))
 	})
 	return recs, nil
 }
@@ -273,19 +297,12 @@ func Load(root, id string) (*Record, error) {
 func (l *log) load(id string) (*Record, error) {
 	b, err := safefile.ReadRegular(l.recordPath(id), maxRecordSize)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, &failure.Error{Code: failure.NotFound, Field: "id", Message: fmt.Sprintf("no transaction %s in %s", id, Dir)}
+		return nil, &failure.Error{Code: failure.NotFound, Field: "id", Message: fmt.Sprintf("no transaction %s in this workspace's records", id)}
 	}
 	if err != nil {
 		return nil, failure.Wrap(failure.Precondition, err, "reading transaction %s", id)
 	}
-	var rec Record
-	if err := json.Unmarshal(b, &rec); err != nil {
-		return nil, failure.Wrap(failure.Precondition, err, "transaction %s is damaged", id)
-	}
-	if rec.ID != id {
-		return nil, failure.New(failure.Precondition, "transaction %s is damaged: it records the id %q", id, rec.ID)
-	}
-	return &rec, nil
+	return parseRecord(id, b)
 }
 
 func (l *log) loadBefore(id string) (map[string][]byte, error) {
@@ -304,10 +321,10 @@ func (l *log) loadBefore(id string) (map[string][]byte, error) {
 // every file still holds what the transaction wrote; otherwise nothing is
 // written and the error (precondition_failed) names the files that
 // changed. Undoing an undo redoes. An empty id undoes the newest
-// transaction that is not undone and is an edit or a redo (an undo of an
-// undo): repeated undos walk back through the edits, and a redo can be
-// undone again. The undo is recorded
-// as a new record, which is returned; the undone record gets UndoneBy.
+// transaction that is not undone and is an edit or a redo, so repeated
+// undos walk back through the edits and never redo; when none is left the
+// error (not_found) says what Redo would redo. The undo is recorded as a
+// new record, which is returned; the undone record gets UndoneBy.
 func Undo(ctx context.Context, root, id string) (*Record, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
@@ -321,22 +338,22 @@ func Undo(ctx context.Context, root, id string) (*Record, error) {
 	if err != nil {
 		return nil, err
 	}
-	unlock, err := lockDir(l.dir)
+	unlock, err := l.lock()
 	if err != nil {
-		return nil, failure.Wrap(failure.Precondition, err, "locking %s", Dir)
+		return nil, err
 	}
 	defer unlock()
 
+	recs, err := l.list()
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]*Record{}
+	for _, r := range recs {
+		byID[r.ID] = r
+	}
 	var rec *Record
 	if id == "" {
-		recs, err := l.list()
-		if err != nil {
-			return nil, err
-		}
-		byID := map[string]*Record{}
-		for _, r := range recs {
-			byID[r.ID] = r
-		}
 		for _, r := range recs {
 			if r.UndoneBy == "" && editLike(r, byID) {
 				rec = r
@@ -344,11 +361,97 @@ func Undo(ctx context.Context, root, id string) (*Record, error) {
 			}
 		}
 		if rec == nil {
-			return nil, failure.New(failure.NotFound, "no transaction to undo in %s", Dir)
+			return nil, nothingToUndo(recs, byID, root)
 		}
 	} else if rec, err = l.load(id); err != nil {
 		return nil, err
 	}
+	changes, err := l.plan(rec)
+	if err != nil {
+		return nil, err
+	}
+	return l.apply(ctx, rec, changes, editLike(rec, byID))
+}
+
+// Redo undoes the newest undo that is not undone itself and whose files
+// still hold what it wrote: it applies again the edit that undo undid.
+func Redo(ctx context.Context, root string) (*Record, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	l, err := open(root, true)
+	if err != nil {
+		return nil, err
+	}
+	unlock, err := l.lock()
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	recs, err := l.list()
+	if err != nil {
+		return nil, err
+	}
+	byID := map[string]*Record{}
+	for _, r := range recs {
+		byID[r.ID] = r
+	}
+	var first error
+	for _, r := range recs {
+		if r.UndoneBy != "" || editLike(r, byID) {
+			continue
+		}
+		changes, err := l.plan(r)
+		if err == nil {
+			return l.apply(ctx, r, changes, false)
+		}
+		if first == nil {
+			first = err
+		}
+	}
+	if first != nil {
+		return nil, first
+	}
+	msg := "nothing to redo: no undo that is not redone already"
+	if note := WorkspaceRecordsNote(l.ws.Dir()); note != "" {
+		msg += "; " + note
+	}
+	return nil, failure.New(failure.NotFound, "%s", msg)
+}
+
+// nothingToUndo is the error of an undo with no id when every edit is
+// undone: it names what Redo would redo instead of doing it.
+func nothingToUndo(recs []*Record, byID map[string]*Record, root string) error {
+	err := failure.New(failure.NotFound, "no transaction to undo")
+	for _, r := range recs {
+		if r.UndoneBy == "" && !editLike(r, byID) {
+			undone := byID[r.Undoes]
+			what := r.Undoes
+			if undone != nil {
+				what = fmt.Sprintf("%s (%s: %s)", undone.ID, undone.Tool, strings.Join(paths(undone.Files), ", "))
+			}
+			err.Message = fmt.Sprintf("no transaction to undo: the newest one is undone already (by %s); `langhost redo` would redo %s", r.ID, what)
+			err.Details = map[string]any{"redo": r.ID, "redoes": r.Undoes}
+			break
+		}
+	}
+	if note := WorkspaceRecordsNote(root); note != "" {
+		err.Message += "; " + note
+	}
+	return err
+}
+
+func paths(files []File) []string {
+	out := make([]string, len(files))
+	for i, f := range files {
+		out[i] = f.Path
+	}
+	return out
+}
+
+// plan checks that every file of rec still holds what rec wrote and may
+// be written, and returns the changes that restore what it had before.
+func (l *log) plan(rec *Record) ([]Change, error) {
 	if rec.UndoneBy != "" {
 		return nil, &failure.Error{Code: failure.Precondition, Field: "id",
 			Message: fmt.Sprintf("transaction %s was undone already by %s", rec.ID, rec.UndoneBy)}
@@ -362,7 +465,7 @@ func Undo(ctx context.Context, root, id string) (*Record, error) {
 	for i, f := range rec.Files {
 		key := fmt.Sprintf("files[%d].path", i)
 		if err := l.checkPath(key, f.Path); err != nil {
-			return nil, failure.Wrap(failure.CodeOf(err), err, "transaction %s", rec.ID)
+			return nil, failure.Wrap(failure.CodeOf(err), err, "transaction %s; nothing was written", rec.ID)
 		}
 		ch, err := l.current(f)
 		if err != nil {
@@ -388,15 +491,24 @@ func Undo(ctx context.Context, root, id string) (*Record, error) {
 		err.Details = map[string]any{"changed": changed, "transaction_id": rec.ID}
 		return nil, err
 	}
+	return changes, nil
+}
+
+// apply writes changes, records them as the undo of rec (a redo when rec
+// is an undo) and marks rec undone. The caller holds the lock.
+func (l *log) apply(ctx context.Context, rec *Record, changes []Change, edit bool) (*Record, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	if err := Write(l.ws, changes, nil); err != nil {
 		return nil, err
 	}
-
-	undo := &Record{ID: NewID(), Time: time.Now().UTC(), Tool: rec.Tool, Operation: UndoOperation,
-		Trace: []string{"undo " + rec.ID}, Files: make([]File, len(rec.Files)), Undoes: rec.ID}
+	op := UndoOperation
+	if !edit {
+		op = RedoOperation
+	}
+	undo := &Record{ID: NewID(), Time: time.Now().UTC(), Tool: rec.Tool, Operation: op,
+		Trace: []string{op + " " + rec.ID}, Files: make([]File, len(rec.Files)), Undoes: rec.ID}
 	after := map[string][]byte{}
 	for i, f := range rec.Files {
 		undo.Files[i] = File{Path: f.Path, Before: f.After, After: f.Before}
@@ -407,7 +519,7 @@ func Undo(ctx context.Context, root, id string) (*Record, error) {
 	if rec.Delta != nil {
 		undo.Delta = &diagnostic.Delta{New: rec.Delta.Fixed, Fixed: rec.Delta.New, Unchanged: rec.Delta.Unchanged}
 	}
-	if err := Save(root, undo, after); err != nil {
+	if err := l.save(undo, after); err != nil {
 		return nil, fmt.Errorf("transaction %s was undone, but recording the undo failed: %w", rec.ID, err)
 	}
 	rec.UndoneBy = undo.ID
@@ -419,8 +531,8 @@ func Undo(ctx context.Context, root, id string) (*Record, error) {
 
 // editLike reports whether r changes the files the way an edit does: it
 // is an edit, or it undoes a record that is not edit-like (a redo).
-// Chains are followed a bounded number of steps, as records are
-// untrusted and may form a loop.
+// Chains are followed a bounded number of steps, as records may be
+// damaged and form a loop.
 func editLike(r *Record, byID map[string]*Record) bool {
 	like := true
 	for range 1000 {
@@ -438,7 +550,7 @@ func editLike(r *Record, byID map[string]*Record) bool {
 
 // current reads the file of f as it is now.
 func (l *log) current(f File) (Change, error) {
-	p, err := l.ws.Resolve("path", filepath.FromSlash(f.Path))
+	p, err := l.ws.ResolveCreate("path", filepath.FromSlash(f.Path))
 	if err != nil {
 		return Change{}, err
 	}

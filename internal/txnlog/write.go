@@ -36,6 +36,14 @@ type Change struct {
 // expected (nothing was written), workspace_apply_failed when writing
 // failed (what was written was put back).
 func Write(ws *workspace.Root, changes []Change, rename func(from, to string) error) error {
+	// Every writer of edits comes through here, undo included: check them
+	// all against the workspace's write rules (inside it, not git
+	// metadata, not .langhost) before the first byte is written.
+	for _, c := range changes {
+		if err := checkWritable(ws, c); err != nil {
+			return err
+		}
+	}
 	var created []Change
 	undoCreated := func() {
 		for _, c := range created {
@@ -76,6 +84,9 @@ func Write(ws *workspace.Root, changes []Change, rename func(from, to string) er
 		return err
 	}
 	for _, c := range remove {
+		if err := checkWritable(ws, c); err != nil {
+			return failure.Wrap(failure.WorkspaceApplyFailed, err, "deleting %s (the other files were written)", c.Name)
+		}
 		cur, err := safefile.ReadRegular(c.Path, maxBeforeSize)
 		if err == nil && !bytes.Equal(cur, c.Old) {
 			err = errors.New("it changed on disk")
@@ -90,12 +101,34 @@ func Write(ws *workspace.Root, changes []Change, rename func(from, to string) er
 	return nil
 }
 
+// checkWritable checks that c may be written where it says: an existing
+// file is the regular file at c.Path (ResolveWrite); a file to create has
+// a free place at c.Path (ResolveCreate).
+func checkWritable(ws *workspace.Root, c Change) error {
+	resolve := ws.ResolveCreate
+	if c.Exists || c.Delete {
+		resolve = ws.ResolveWrite
+	}
+	real, err := resolve("", c.Path)
+	if err == nil && real != c.Path {
+		err = fmt.Errorf("it leads to %s", real)
+	}
+	if err != nil {
+		code := failure.Precondition
+		if fe := (*failure.Error)(nil); errors.As(err, &fe) {
+			code = fe.Code
+		}
+		return failure.Wrap(code, err, "%s; nothing was written", c.Name)
+	}
+	return nil
+}
+
 // create writes a new file without ever replacing one: the content is
 // staged beside it and hard-linked into place, which fails if the name
 // exists (a file, a directory or a symlink, dangling or not). Missing
 // parent directories inside the workspace are made.
 func create(ws *workspace.Root, c Change) error {
-	p, err := ws.Resolve("", c.Path)
+	p, err := ws.ResolveCreate("", c.Path)
 	if err != nil {
 		return failure.Wrap(failure.CodeOf(err), err, "creating %s; nothing was written", c.Name)
 	}
@@ -104,7 +137,7 @@ func create(ws *workspace.Root, c Change) error {
 		return failure.Wrap(failure.Precondition, err, "creating %s; nothing was written", c.Name)
 	}
 	// The directories made may have been swapped for symlinks since.
-	if again, err := ws.Resolve("", c.Path); err != nil || again != p {
+	if again, err := ws.ResolveCreate("", c.Path); err != nil || again != p {
 		return failure.New(failure.Precondition, "%s: its directory changed while it was created; nothing was written", c.Name)
 	}
 	f, err := os.CreateTemp(dir, "."+filepath.Base(p)+".langhost-new-*")

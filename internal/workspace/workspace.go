@@ -101,6 +101,9 @@ func (r *Root) ResolveWrite(key, p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	if err := r.checkWritable(key, p, abs, res.real); err != nil {
+		return "", err
+	}
 	if !res.exists {
 		if res.links > 0 {
 			return "", &failure.Error{Code: failure.Precondition, Field: key,
@@ -116,9 +119,6 @@ func (r *Root) ResolveWrite(key, p string) (string, error) {
 	if !fi.Mode().IsRegular() {
 		return "", &failure.Error{Code: failure.Precondition, Field: key,
 			Message: fmt.Sprintf("%q is not a regular file (%s); langhost only rewrites regular files", p, fi.Mode().Type())}
-	}
-	if err := r.checkWritable(key, p, abs, res.real); err != nil {
-		return "", err
 	}
 	return res.real, nil
 }
