@@ -165,9 +165,10 @@ func relPath(key, p string) (string, error) {
 	return clean, nil
 }
 
-// private reports whether rel is in a directory langhost never writes for
-// an agent: the repository's own (.git/hooks run code) and langhost's
-// (transaction records).
+// private reports whether rel is in a directory that listings skip and
+// writes never reach a language server for: the repository's own and
+// langhost's. Whether a write is allowed is the workspace's to decide
+// (workspace.Root.ResolveWrite and ResolveCreate), at any depth.
 func private(rel string) bool {
 	first, _, _ := strings.Cut(rel, "/")
 	return first == ".git" || first == ".langhost"

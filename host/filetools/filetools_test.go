@@ -334,9 +334,24 @@ func TestWrite(t *testing.T) {
 			input: map[string]any{"path": "nope.txt", "edits": []any{map[string]any{"old_text": "a", "new_text": "b"}}},
 			code:  failure.NotFound, field: "path"},
 		{name: "git hook", tool: "write_file", input: map[string]any{"path": ".git/hooks/pre-commit", "content": "#!/bin/sh\nrm -rf ~\n"},
-			code: failure.InvalidInput, field: "path", file: ".git/hooks/pre-commit"},
+			code: failure.Precondition, field: "path", file: ".git/hooks/pre-commit"},
 		{name: "transaction records", tool: "write_file", input: map[string]any{"path": "./.langhost/transactions/x.json", "content": "{}"},
-			code: failure.InvalidInput, field: "path"},
+			code: failure.Precondition, field: "path"},
+		// Issue 17: a repository symlink to .git/config, whose
+		// core.fsmonitor git would run.
+		{name: "symlink to .git/config", tool: "write_file", input: map[string]any{"path": "cfg-link", "content": "[core]\n\tfsmonitor = touch pwned\n"},
+			code: failure.Precondition, field: "path", file: ".git/config"},
+		{name: "replace through a symlink to .git/config", tool: "replace_in_file",
+			input: map[string]any{"path": "cfg-link", "edits": []any{map[string]any{"old_text": "[core]", "new_text": "[core]\n\tfsmonitor = touch pwned"}}},
+			code:  failure.Precondition, field: "path", file: ".git/config"},
+		{name: "nested clone's .git/config", tool: "write_file", input: map[string]any{"path": "vendor/lib/.git/config", "content": "[core]\n\tpager = touch pwned\n"},
+			code: failure.Precondition, field: "path", file: "vendor/lib/.git/config"},
+		{name: "a fake repository, file by file", tool: "write_file", input: map[string]any{"path": "a/.git/HEAD", "content": "ref: refs/heads/main\n"},
+			code: failure.Precondition, field: "path"},
+		{name: "a .git file", tool: "write_file", input: map[string]any{"path": "sub/.git", "content": "gitdir: ../x\n"},
+			code: failure.Precondition, field: "path"},
+		{name: "nested .langhost", tool: "write_file", input: map[string]any{"path": "sub/.langhost/languages/x.yaml", "content": "x"},
+			code: failure.Precondition, field: "path"},
 		{name: "dot dot", tool: "write_file", input: map[string]any{"path": "../escape.txt", "content": "x"}, code: failure.InvalidInput, field: "path"},
 		{name: "absolute", tool: "write_file", input: map[string]any{"path": "/tmp/escape.txt", "content": "x"}, code: failure.InvalidInput, field: "path"},
 		{name: "symlink out", tool: "write_file", input: map[string]any{"path": "out-link", "content": "x"}, code: failure.Precondition, field: "path"},
@@ -346,7 +361,10 @@ func TestWrite(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			reg, dir := setup(t, map[string]string{"add.c": goodC, "notes.txt": "old\ntwice twice\n", ".git/hooks/pre-commit": "#!/bin/sh\n"})
+			t.Setenv("XDG_STATE_HOME", t.TempDir())
+			reg, dir := setup(t, map[string]string{"add.c": goodC, "notes.txt": "old\ntwice twice\n", ".git/hooks/pre-commit": "#!/bin/sh\n",
+				".git/config": "[core]\n", "vendor/lib/.git/config": "[core]\n"})
+			os.Symlink(filepath.Join(".git", "config"), filepath.Join(dir, "cfg-link"))
 			outside := t.TempDir()
 			os.WriteFile(filepath.Join(outside, "target"), []byte("outside"), 0o644)
 			os.Symlink(filepath.Join(outside, "target"), filepath.Join(dir, "out-link"))
@@ -374,6 +392,11 @@ func TestWrite(t *testing.T) {
 				}
 				if recs, _ := txnlog.List(dir); len(recs) != 0 {
 					t.Errorf("a refused edit was recorded")
+				}
+				for _, made := range []string{"a", "sub"} {
+					if _, err := os.Lstat(filepath.Join(dir, made)); !errors.Is(err, os.ErrNotExist) {
+						t.Errorf("a refused edit created %s: %v", made, err)
+					}
 				}
 				return
 			}

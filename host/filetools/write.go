@@ -51,10 +51,9 @@ func (ts *tools) target(key, p string, mustExist bool) (*target, error) {
 	if err != nil {
 		return nil, err
 	}
-	if rel == "." || private(rel) {
-		return nil, &failure.Error{Code: failure.InvalidInput, Field: key,
-			Message: fmt.Sprintf("%q: langhost writes no file there (.git and .langhost are off limits to agents)", p)}
-	}
+	// The workspace decides what may be written: inside it, a regular
+	// file, and neither git metadata nor .langhost at any depth, by the
+	// path given or the one it leads to.
 	ws := ts.opts.Workspace
 	if abs, err := ws.ResolveWrite(key, rel); err == nil {
 		old, err := safefile.ReadRegular(abs, maxWriteSize)
@@ -65,7 +64,7 @@ func (ts *tools) target(key, p string, mustExist bool) (*target, error) {
 	} else if failure.CodeOf(err) != failure.NotFound || mustExist {
 		return nil, err
 	}
-	abs, err := ws.Resolve(key, rel)
+	abs, err := ws.ResolveCreate(key, rel)
 	if err != nil {
 		return nil, err
 	}
