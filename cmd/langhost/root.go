@@ -228,7 +228,7 @@ func newRootCmd(f *factory) *cobra.Command {
 		newDaemonCmd(f),
 		newVersionCmd(f),
 		newParseCmd(f),
-		newUndoCmd(f), newTransactionsCmd(f),
+		newUndoCmd(f), newRedoCmd(f), newTransactionsCmd(f),
 		newAgentsCmd(f), newAgentCmd(f),
 		newRolesCmd(f), newPromptCmd(f),
 		newBenchCmd(f),

@@ -43,9 +43,10 @@ func transactionsList(cmd *cobra.Command, f *factory) error {
 	if err != nil {
 		return printer{f}.result(commandPath(cmd), nil, err, nil)
 	}
+	warnWorkspaceRecords(f, cfg.Workspace)
 	return printer{f}.result(commandPath(cmd), recs, nil, func(w io.Writer) error {
 		if len(recs) == 0 {
-			_, err := fmt.Fprintf(w, "no transactions in %s\n", txnlog.Dir)
+			_, err := fmt.Fprintln(w, "no transactions recorded for this workspace")
 			return err
 		}
 		rows := [][]string{{"ID", "TIME", "TOOL", "OPERATION", "FILES", "DELTA", "UNDONE BY"}}
@@ -68,33 +69,53 @@ func transactionsShow(cmd *cobra.Command, f *factory, id string) error {
 	}
 	return printer{f}.result(commandPath(cmd), rec, nil, func(w io.Writer) error {
 		var b strings.Builder
-		fmt.Fprintf(&b, "id:         %s\ntime:       %s\ntool:       %s\noperation:  %s\n",
-			rec.ID, rec.Time.Local().Format("2006-01-02 15:04:05"), dash(rec.Tool), dash(rec.Operation))
+		fmt.Fprintf(&b, "id:         %s\nseq:        %d\ntime:       %s\ntool:       %s\noperation:  %s\n",
+			rec.ID, rec.Seq, rec.Time.Local().Format("2006-01-02 15:04:05"), oneLine(dash(rec.Tool)), oneLine(dash(rec.Operation)))
+		if rec.Undoes != "" {
+			fmt.Fprintf(&b, "undoes:     %s\n", rec.Undoes)
+		}
 		if rec.UndoneBy != "" {
 			fmt.Fprintf(&b, "undone by:  %s\n", rec.UndoneBy)
 		}
 		b.WriteString("files:\n")
 		for _, file := range rec.Files {
-			fmt.Fprintf(&b, "  %s  %s -> %s\n", file.Path, hashOrNone(file.Before, "(created)"), hashOrNone(file.After, "(deleted)"))
+			fmt.Fprintf(&b, "  %s  %s -> %s\n", oneLine(file.Path), hashOrNone(file.Before, "(created)"), hashOrNone(file.After, "(deleted)"))
 		}
 		if len(rec.Trace) > 0 {
 			b.WriteString("trace:\n")
 			for _, t := range rec.Trace {
-				fmt.Fprintf(&b, "  %s\n", t)
+				fmt.Fprintf(&b, "  %s\n", oneLine(t))
 			}
 		}
 		if d := rec.Delta; d != nil {
 			fmt.Fprintf(&b, "delta:      %s\n", deltaSummary(d))
 			for _, x := range d.New {
-				fmt.Fprintf(&b, "  new:   %s\n", x)
+				fmt.Fprintf(&b, "  new:   %s\n", oneLine(fmt.Sprint(x)))
 			}
 			for _, x := range d.Fixed {
-				fmt.Fprintf(&b, "  fixed: %s\n", x)
+				fmt.Fprintf(&b, "  fixed: %s\n", oneLine(fmt.Sprint(x)))
 			}
 		}
-		_, err := io.WriteString(w, b.String())
+		// Records hold paths, traces and diagnostics that came from a
+		// model or a language server: no escape sequence reaches the
+		// terminal.
+		_, err := io.WriteString(w, printable(b.String()))
 		return err
 	})
+}
+
+// oneLine renders a value of a record on one line of the terminal: a
+// newline in a path or a trace must not forge the next field.
+func oneLine(s string) string {
+	return printable(strings.NewReplacer("\r\n", " ", "\n", " ", "\t", " ").Replace(s))
+}
+
+// warnWorkspaceRecords tells the user on stderr that the workspace holds
+// transaction records of its own, which langhost ignores.
+func warnWorkspaceRecords(f *factory, root string) {
+	if note := txnlog.WorkspaceRecordsNote(root); note != "" {
+		fmt.Fprintf(f.io.ErrOut, "warning: %s\n", printable(note))
+	}
 }
 
 func filesSummary(files []txnlog.File) string {
