@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"runtime"
 	"strconv"
 	"strings"
 )
@@ -77,7 +78,8 @@ func (p *properties) expand(s string) (string, error) {
 // evalCondition evaluates an MSBuild condition. An empty condition is true.
 // It supports quoted operands with property references, ==, !=, <, >, <=,
 // >=, and, or, !, parentheses, true/false and the Exists(...) and
-// HasTrailingSlash(...) functions; anything else is errUnsupported.
+// HasTrailingSlash(...) functions and $([MSBuild]::IsOSPlatform(...)) and
+// IsOSUnixLike(); anything else is errUnsupported.
 // Exists answers only for paths inside the workspace of t; one that leads
 // outside makes the condition unsupported, so it is reported, not decided.
 func evalCondition(cond string, props *properties, dir string, t *tree) (bool, error) {
@@ -149,6 +151,10 @@ func tokenizeCondition(s string) ([]condTok, error) {
 			}
 			toks = append(toks, condTok{kind: tokOp, text: op})
 			i += len(op)
+		case c == '$' && i+1 < len(s) && s[i+1] == '(' && osPlatformRE.MatchString(s[i:]):
+			m := osPlatformRE.FindStringSubmatch(s[i:])
+			toks = append(toks, condTok{kind: tokString, text: strconv.FormatBool(isOSPlatform(m[1], m[2]))})
+			i += len(m[0])
 		case c == '$' && i+1 < len(s) && s[i+1] == '(':
 			j := strings.IndexByte(s[i:], ')')
 			if j < 0 {
@@ -356,6 +362,32 @@ func (c *condParser) function() (bool, error) {
 		return strings.HasSuffix(arg, "/") || strings.HasSuffix(arg, `\`), nil
 	}
 	return false, fmt.Errorf("%w: function %s", errUnsupported, name)
+}
+
+// osPlatformRE matches the property functions that ask which operating
+// system the evaluation runs on: $([MSBuild]::IsOSPlatform('Windows')) and
+// $([MSBuild]::IsOSUnixLike()).
+var osPlatformRE = regexp.MustCompile(`^\$\(\s*\[MSBuild\]::(?i:(IsOSPlatform|IsOSUnixLike))\(\s*(?:'([A-Za-z]*)')?\s*\)\s*\)`)
+
+// isOSPlatform answers as MSBuild does on the machine langhost runs on, the
+// machine that builds the project: the SDK evaluates these functions for
+// its own operating system, and the cross-check with dotnet msbuild
+// expects the same answer.
+func isOSPlatform(fn, platform string) bool {
+	if strings.EqualFold(fn, "IsOSUnixLike") {
+		return platform == "" && runtime.GOOS != "windows"
+	}
+	switch strings.ToLower(platform) {
+	case "windows":
+		return runtime.GOOS == "windows"
+	case "linux":
+		return runtime.GOOS == "linux"
+	case "osx", "macos":
+		return runtime.GOOS == "darwin"
+	case "freebsd":
+		return runtime.GOOS == "freebsd"
+	}
+	return false
 }
 
 // truncate shortens s for an error message.

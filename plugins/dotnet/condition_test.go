@@ -2,6 +2,7 @@ package dotnet
 
 import (
 	"errors"
+	"runtime"
 	"testing"
 )
 
@@ -30,6 +31,11 @@ func TestEvalCondition(t *testing.T) {
 		{"!Exists('no-such-file')", true},
 		{"Exists('testdata/sdk')", true},
 		{"Exists('/no/such/dir/outside')", false},
+		// Answered for the machine langhost runs on, as dotnet msbuild does.
+		{"$([MSBuild]::IsOSPlatform('Windows'))", runtime.GOOS == "windows"},
+		{"!$([MSBuild]::IsOSPlatform('windows'))", runtime.GOOS != "windows"},
+		{"$([MSBuild]::IsOSPlatform('Linux')) or $([MSBuild]::IsOSPlatform('OSX'))", runtime.GOOS == "linux" || runtime.GOOS == "darwin"},
+		{"$([MSBuild]::IsOSUnixLike())", runtime.GOOS != "windows"},
 	}
 	tr := testTree(t, ".")
 	for _, tt := range tests {
@@ -48,7 +54,7 @@ func TestEvalConditionUnsupported(t *testing.T) {
 	props := newProperties(nil)
 	tr := testTree(t, ".")
 	for _, cond := range []string{
-		"$([MSBuild]::IsOSPlatform('Windows'))",
+		"$([MSBuild]::GetTargetPlatformIdentifier('$(TargetFramework)'))",
 		"'$(TargetFramework.StartsWith(net4))' == 'true'",
 		"'@(Compile)' != ''",
 		"'a' = 'b'",

@@ -1,0 +1,1 @@
+Console.WriteLine(new Multi.Lib.Modern.Square(2).Area());

@@ -1,0 +1,6 @@
+namespace Multi.Lib.Generated;
+
+internal static class DebugOnly
+{
+    public const bool On = true;
+}

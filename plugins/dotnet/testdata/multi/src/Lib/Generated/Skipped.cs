@@ -1,0 +1,5 @@
+namespace Multi.Lib.Generated;
+
+internal static class Skipped
+{
+}

@@ -1,0 +1,6 @@
+namespace Multi.Lib.Modern;
+
+public sealed class Square(double side) : Shape
+{
+    public override double Area() => side * side;
+}

@@ -1,0 +1,6 @@
+namespace Multi.Lib;
+
+public abstract class Shape
+{
+    public abstract double Area();
+}
