@@ -430,7 +430,7 @@ func nothingToUndo(recs []*Record, byID map[string]*Record, root string) error {
 			if undone != nil {
 				what = fmt.Sprintf("%s (%s: %s)", undone.ID, undone.Tool, strings.Join(paths(undone.Files), ", "))
 			}
-			err.Message = fmt.Sprintf("no transaction to undo: the newest one is undone already (by %s); `langhost redo` would redo %s", r.ID, what)
+			err.Message = fmt.Sprintf("no transaction to undo (every edit is undone); `langhost redo` would redo %s, undone by %s", what, r.ID)
 			err.Details = map[string]any{"redo": r.ID, "redoes": r.Undoes}
 			break
 		}
