@@ -11,9 +11,11 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"slices"
 	"syscall"
 	"time"
 
+	"github.com/langhost/langhost/internal/childenv"
 	"github.com/langhost/langhost/internal/procgroup"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
@@ -34,8 +36,14 @@ const (
 type Command struct {
 	Path    string   // executable, absolute or looked up on PATH
 	Args    []string // arguments after the executable name
-	Dir     string
-	Env     []string // extra KEY=VALUE pairs on top of the host environment
+	Dir  string
+	// Env are extra KEY=VALUE pairs on top of the host environment,
+	// from which secret variables (provider keys, tokens) are removed
+	// (see childenv).
+	Env []string
+	// PassEnv names host variables the command gets even when they look
+	// secret: the spec's passEnv, for a tool that needs a token.
+	PassEnv []string
 	Timeout time.Duration
 	// MaxOutput bounds the bytes kept per stream; the rest is dropped and
 	// the result marked truncated. Observers still see every line.
@@ -79,9 +87,6 @@ func Run(ctx context.Context, c Command) (*Result, error) {
 
 	cmd := exec.CommandContext(ctx, c.Path, c.Args...)
 	cmd.Dir = c.Dir
-	if len(c.Env) > 0 {
-		cmd.Env = append(os.Environ(), c.Env...)
-	}
 	cmd.Stdin = nil // /dev/null: a tool waiting for input must not hang on ours
 	cmd.Stdout, cmd.Stderr = io.Writer(stdout), io.Writer(stderr)
 	if c.Output != nil {
@@ -93,6 +98,9 @@ func Run(ctx context.Context, c Command) (*Result, error) {
 	// children), even those that started their own session; and it dies
 	// with the host.
 	group := procgroup.New(cmd, syscall.SIGKILL)
+	// New left the host's environment without its secrets; what the
+	// spec names or sets comes on top (later entries win).
+	cmd.Env = slices.Concat(cmd.Env, childenv.Pass(c.PassEnv), c.Env)
 	cmd.Cancel = group.Kill
 	// Grandchildren that outlive the child may hold the pipes open; stop
 	// waiting for them shortly after the child is gone.
@@ -101,6 +109,15 @@ func Run(ctx context.Context, c Command) (*Result, error) {
 	start := time.Now()
 	err := group.Start()
 	if err != nil {
+		if c.Dir != "" && (errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR)) {
+			// exec reports a missing working directory as the
+			// executable's ENOENT: say which it is.
+			if st, serr := os.Stat(c.Dir); serr != nil {
+				return nil, failure.Wrap(failure.NotFound, serr, "working directory %q does not exist", c.Dir)
+			} else if !st.IsDir() {
+				return nil, failure.New(failure.Precondition, "working directory %q is not a directory", c.Dir)
+			}
+		}
 		if errors.Is(err, exec.ErrNotFound) || errors.Is(err, fs.ErrNotExist) {
 			return nil, failure.Wrap(failure.Precondition, err, "executable %q not found", c.Path)
 		}

@@ -24,6 +24,8 @@ import (
 	"strings"
 	"sync"
 	"syscall"
+
+	"github.com/langhost/langhost/internal/childenv"
 )
 
 // MarkPrefix starts the name of the environment variable that marks a
@@ -47,8 +49,10 @@ type Group struct {
 }
 
 // New prepares cmd, not yet started, to run as a group: it sets
-// cmd.SysProcAttr and adds the group's mark to cmd.Env (the host's
-// environment when cmd.Env is nil). deathSig is what the child receives
+// cmd.SysProcAttr, removes secret variables from cmd.Env (the host's
+// environment when cmd.Env is nil; see childenv.Scrub) and adds the
+// group's mark. A variable the child must get even so is appended to
+// cmd.Env after New (runner.Command.PassEnv). deathSig is what the child receives
 // when this process dies (Linux only): SIGKILL for a child that must not
 // outlive the host, SIGTERM for one that cleans up its own children first.
 // Set cmd.Cancel to g.Kill to kill the whole group when cmd's context ends.
@@ -58,7 +62,7 @@ func New(cmd *exec.Cmd, deathSig syscall.Signal) *Group {
 	if env == nil {
 		env = os.Environ()
 	}
-	cmd.Env = append(env[:len(env):len(env)], g.mark+"=1")
+	cmd.Env = append(childenv.Scrub(env), g.mark+"=1")
 	setAttr(cmd, deathSig)
 	return g
 }

@@ -42,6 +42,13 @@ var prefixes = []string{"sk-ant-api03-", "sk-ant-admin01-", "sk-ant-", "sk-proj-
 // caller did not name them as secrets.
 var keyRE = regexp.MustCompile(`\b(sk-[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})`)
 
+// Shaped reports whether s, trimmed, is shaped like a common API key as
+// a whole (sk-..., ghp_..., AKIA...).
+func Shaped(s string) bool {
+	s = strings.TrimSpace(s)
+	return s != "" && keyRE.FindString(s) == s
+}
+
 // maxKeyRun bounds what a streaming Writer holds back while a run of key
 // characters may still be growing into a match of keyRE.
 const maxKeyRun = 512
