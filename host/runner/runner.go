@@ -34,8 +34,8 @@ const (
 
 // Command is one process to run.
 type Command struct {
-	Path    string   // executable, absolute or looked up on PATH
-	Args    []string // arguments after the executable name
+	Path string   // executable, absolute or looked up on PATH
+	Args []string // arguments after the executable name
 	Dir  string
 	// Env are extra KEY=VALUE pairs on top of the host environment,
 	// from which secret variables (provider keys, tokens) are removed
