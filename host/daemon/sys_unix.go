@@ -11,6 +11,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/langhost/langhost/internal/childenv"
 	"github.com/langhost/langhost/internal/privfile"
 	"github.com/langhost/langhost/internal/procgroup"
 )
@@ -85,6 +86,10 @@ func spawn(start Command, logPath string) (<-chan error, error) {
 	if env == nil {
 		env = os.Environ()
 	}
+	// The daemon needs no provider key or token, only its own LANGHOST_*
+	// settings (its identity is computed from them); what it starts is
+	// scrubbed again by procgroup.
+	env = childenv.Scrub(env, childenv.Langhost(env)...)
 	cmd := exec.Command(start.Path, start.Args...)
 	cmd.Dir, cmd.Env = start.Dir, procgroup.Detached(env)
 	cmd.Stdout, cmd.Stderr = logf, logf
