@@ -8,6 +8,7 @@ import (
 
 	"github.com/langhost/langhost/host"
 	"github.com/langhost/langhost/host/config"
+	"github.com/langhost/langhost/host/daemon"
 	"github.com/langhost/langhost/host/mcpserver"
 	"github.com/langhost/langhost/host/spec"
 	"github.com/langhost/langhost/plugins/builtin"
@@ -19,6 +20,7 @@ import (
 type mcpOptions struct {
 	f                *factory
 	http             string
+	httpNoAuth       bool
 	languages        []string
 	profile          string
 	categories       []string
@@ -61,9 +63,14 @@ one on its language's first call instead. A server that fails to start is
 logged; the first call reports why.
 
 With --http the server listens on ADDR (a missing host means 127.0.0.1) at
-path /mcp and prints the endpoint URL on stderr. A non-loopback address needs
-a bearer token (config mcp.token or LANGHOST_MCP_TOKEN); when a token is set,
-every request must send "Authorization: Bearer <token>".`,
+path /mcp and prints the endpoint URL on stderr. Every request must send
+"Authorization: Bearer <token>", on loopback too: other users of the machine
+can reach loopback. The token is the user config's mcp.token or
+LANGHOST_MCP_TOKEN; without one, a random token is written to an owner-only
+file (mcp-<port>.token in $XDG_RUNTIME_DIR/langhost, else the user cache
+directory), whose path is printed on stderr. A non-loopback address needs a
+configured token. At most mcp.max_sessions sessions are open at once, and
+mcp.max_concurrent tool calls run at once (more wait, then fail as busy).`,
 		Example: `  langhost mcp --workspace .
   langhost mcp --language go,python --profile readonly
   langhost mcp --profile edit --allow 'go.rename'
@@ -76,6 +83,7 @@ every request must send "Authorization: Bearer <token>".`,
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&opts.http, "http", "", "serve streamable HTTP on `ADDR` (host:port; port 0 picks one) instead of stdio")
+	fl.BoolVar(&opts.httpNoAuth, "http-insecure-no-auth", false, "serve --http on loopback WITHOUT a bearer token: every local user can call the tools")
 	fl.StringSliceVar(&opts.languages, "language", nil, "serve only tools of these language ids instead of the detected ones (repeatable, comma separated)")
 	fl.StringVar(&opts.profile, "profile", "", "tool profile: readonly, edit, all or a name from the config's mcp.profiles (default: config mcp.profile, else every tool of the detected languages)")
 	fl.StringSliceVar(&opts.categories, "category", nil, "serve only tools in one of these categories (repeatable, comma separated)")
@@ -105,11 +113,28 @@ func serveMCP(cmd *cobra.Command, opts *mcpOptions) error {
 	if err != nil {
 		return err
 	}
+	tokenDir, _ := daemon.SocketDir() // without one, ServeHTTP asks for a configured token
+	httpOpts := mcpserver.HTTPOptions{
+		Addr:     opts.http,
+		Token:    cfg.MCPToken,
+		TokenDir: tokenDir,
+		NoAuth:   opts.httpNoAuth,
+		Limits:   mcpserver.HTTPLimits{MaxSessions: cfg.MCPMaxSessions},
+		Logger:   opts.f.log(),
+		Ready: func(url string) {
+			fmt.Fprintf(opts.f.io.ErrOut, "langhost mcp: serving streamable HTTP on %s\n", url)
+		},
+		TokenFile: func(path string) {
+			fmt.Fprintf(opts.f.io.ErrOut, "langhost mcp: bearer token in %s (send \"Authorization: Bearer <token>\")\n", path)
+		},
+	}
 	if opts.http != "" {
 		// Check before loading anything so a refused start is quick and clear.
-		if _, err := mcpserver.CheckHTTP(opts.http, cfg.MCPToken); err != nil {
+		if _, err := httpOpts.Check(); err != nil {
 			return err
 		}
+	} else if opts.httpNoAuth {
+		return &failure.Error{Code: failure.InvalidInput, Field: "http-insecure-no-auth", Message: "--http-insecure-no-auth needs --http"}
 	}
 	profile := opts.profile
 	if !cmd.Flags().Changed("profile") {
@@ -154,6 +179,8 @@ func serveMCP(cmd *cobra.Command, opts *mcpOptions) error {
 		Logger:           logger,
 		Roles:            roleSet,
 		PromptsDir:       prompts.UserDir(opts.f.paths.User),
+
+		MaxConcurrentCalls: cfg.MCPMaxConcurrent,
 	})
 	if err != nil {
 		return err
@@ -176,14 +203,10 @@ func serveMCP(cmd *cobra.Command, opts *mcpOptions) error {
 	if opts.http == "" {
 		return mcpserver.ServeStdio(ctx, srv.MCP())
 	}
-	return mcpserver.ServeHTTP(ctx, srv.MCP(), mcpserver.HTTPOptions{
-		Addr:   opts.http,
-		Token:  cfg.MCPToken,
-		Logger: logger,
-		Ready: func(url string) {
-			fmt.Fprintf(opts.f.io.ErrOut, "langhost mcp: serving streamable HTTP on %s\n", url)
-		},
-	})
+	if opts.httpNoAuth {
+		fmt.Fprintln(opts.f.io.ErrOut, "langhost mcp: WARNING: --http-insecure-no-auth: no bearer token; every user of this machine can call the tools")
+	}
+	return mcpserver.ServeHTTP(ctx, srv.MCP(), httpOpts)
 }
 
 // reportSurface says on stderr what is served and, for detected

@@ -263,11 +263,13 @@ func startStdioServer(t *testing.T, f mcpFixture, args ...string) (*server, *mcp
 	return s, cs
 }
 
-// startHTTPServer starts `langhost mcp --http` on a free loopback port and
-// returns it with the endpoint URL it printed.
+// startHTTPServer starts `langhost mcp --http` on a free loopback port,
+// with bearer token testToken, and returns it with the endpoint URL it
+// printed.
 func startHTTPServer(t *testing.T, f mcpFixture, env []string, args ...string) (*server, string) {
 	t.Helper()
 	cmd := f.command(t, append([]string{"--http", "127.0.0.1:0"}, args...)...)
+	cmd.Env = append(cmd.Env, "LANGHOST_MCP_TOKEN="+testToken)
 	cmd.Env = append(cmd.Env, env...)
 	s := startServer(t, cmd)
 	var url string
@@ -311,7 +313,8 @@ func TestMCPStdioStopsOnSignal(t *testing.T) {
 func TestMCPHTTPStopsOnSignal(t *testing.T) {
 	s, url := startHTTPServer(t, newMCPFixture(t), nil)
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "langhost-shutdown-test"}, nil).
-		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url}, nil)
+		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url,
+			HTTPClient: &http.Client{Transport: bearerTransport{testToken, http.DefaultTransport}}}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -358,7 +361,7 @@ func (r *connRecorder) cut() {
 func TestMCPHTTPClientDisconnectCancelsCall(t *testing.T) {
 	_, url := startHTTPServer(t, newMCPFixture(t), nil)
 	rec := &connRecorder{}
-	httpClient := &http.Client{Transport: &http.Transport{DialContext: rec.dial}}
+	httpClient := &http.Client{Transport: bearerTransport{testToken, &http.Transport{DialContext: rec.dial}}}
 	cs, err := mcp.NewClient(&mcp.Implementation{Name: "langhost-shutdown-test"}, nil).
 		Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url, HTTPClient: httpClient}, nil)
 	if err != nil {

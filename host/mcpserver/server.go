@@ -80,6 +80,11 @@ type Options struct {
 	// PromptsDir is the user's prompt directory (prompts.UserDir) for the
 	// role prompts' system layer.
 	PromptsDir string
+	// MaxConcurrentCalls caps the tool calls run at once, whatever the
+	// sessions (DefaultMaxConcurrentCalls if 0); a call beyond it waits up
+	// to CallWait (DefaultCallWait if 0), then fails as busy.
+	MaxConcurrentCalls int
+	CallWait           time.Duration
 }
 
 // Built-in profiles.
@@ -192,6 +197,9 @@ func newServer(h *host.Host, opts Options, load Loader, good *lastGood) (*Server
 			Capabilities:      &mcp.ServerCapabilities{Tools: &mcp.ToolCapabilities{ListChanged: true}},
 			CompletionHandler: srv.complete,
 		})
+	// Added first, so it runs innermost: a waiting call is canceled as
+	// any other is (bindRequests, the HTTP post contexts).
+	srv.mcp.AddReceivingMiddleware(newCallLimit(opts.MaxConcurrentCalls, opts.CallWait).middleware)
 	srv.swap(g)
 	return srv, nil
 }
