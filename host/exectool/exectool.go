@@ -6,8 +6,11 @@ package exectool
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"os/exec"
 	"slices"
 	"sort"
@@ -142,6 +145,7 @@ func (x *Tool) Call(ctx context.Context, call registry.Call) (*registry.Result, 
 		Args:      argv,
 		Dir:       dir,
 		Env:       env,
+		PassEnv:   x.spec.PassEnv,
 		Timeout:   timeout,
 		MaxOutput: x.opts.MaxOutput,
 	}
@@ -237,6 +241,17 @@ func (x *Tool) arguments(input map[string]any) (dir string, values map[string][]
 	if wd, ok := input[InputWorkdir].(string); ok && wd != "" {
 		if dir, err = x.opts.Workspace.Resolve(InputWorkdir, wd); err != nil {
 			return "", nil, err
+		}
+		// Checked here, before anything runs: exec would report a
+		// missing directory as a missing executable.
+		st, err := os.Stat(dir)
+		switch {
+		case errors.Is(err, fs.ErrNotExist):
+			return "", nil, &failure.Error{Code: failure.NotFound, Field: InputWorkdir, Message: fmt.Sprintf("directory %q does not exist in the workspace", wd)}
+		case err != nil:
+			return "", nil, &failure.Error{Code: failure.Precondition, Field: InputWorkdir, Message: fmt.Sprintf("directory %q", wd), Err: err}
+		case !st.IsDir():
+			return "", nil, &failure.Error{Code: failure.InvalidInput, Field: InputWorkdir, Message: fmt.Sprintf("%q is not a directory", wd)}
 		}
 	}
 	values, err = x.values(input, dir)

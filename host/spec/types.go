@@ -85,6 +85,7 @@ type Tool struct {
 	SuccessCodes         []int                   `yaml:"successCodes,omitempty" json:"successCodes,omitempty" jsonschema:"exit codes that mean success (default [0])"`
 	Timeout              Duration                `yaml:"timeout,omitempty" json:"timeout,omitempty" jsonschema:"per-run timeout, e.g. 5m"`
 	Env                  map[string]string       `yaml:"env,omitempty" json:"env,omitempty" jsonschema:"extra environment variables"`
+	PassEnv              []string                `yaml:"passEnv,omitempty" json:"passEnv,omitempty" jsonschema:"host environment variables the tool gets although they look secret (API keys, tokens), which tools otherwise never see"`
 	Inputs               map[string]*Input       `yaml:"inputs,omitempty" json:"inputs,omitempty" jsonschema:"extra parameters and overrides of project/path/script/configuration"`
 	EndOfOptions         bool                    `yaml:"endOfOptions,omitempty" json:"endOfOptions,omitempty" jsonschema:"put -- before the positional inputs so that none can be read as an option; every positional input must append (-1), and command and fallback must accept --"`
 
