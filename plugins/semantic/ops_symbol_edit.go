@@ -76,7 +76,7 @@ func (c *call) symbolEdit(ctx context.Context, op string, addr symbolAddress, op
 		return nil, err
 	}
 	target, rel := ref.doc.path, c.e.relPath(ref.doc.uri)
-	if err := checkWritable(c.e.root, rel); err != nil {
+	if err := c.checkWritable(rel, false); err != nil {
 		return nil, err
 	}
 	out := &symbolEditOutput{Symbol: ref.selector(), SymbolID: c.symbolID(ref)}
@@ -117,13 +117,16 @@ func (c *call) symbolEdit(ctx context.Context, op string, addr symbolAddress, op
 	return out, err
 }
 
-// checkWritable refuses files in the directories no edit writes.
-func checkWritable(root, rel string) error {
-	first, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
-	if slices.Contains(protectedDirs, first) || strings.HasPrefix(rel, "/") {
-		return fieldErr(failure.Precondition, "file", "%s is not a file langhost edits", rel)
+// checkWritable refuses, before any work, a file the workspace does not
+// let an edit write: outside it, git metadata or .langhost, at any depth.
+// txnlog.Write checks again when writing.
+func (c *call) checkWritable(rel string, create bool) error {
+	resolve := c.e.ws.ResolveWrite
+	if create {
+		resolve = c.e.ws.ResolveCreate
 	}
-	return nil
+	_, err := resolve("file", filepath.FromSlash(rel))
+	return err
 }
 
 // ---- text of a declaration
@@ -981,7 +984,7 @@ func (c *call) transactChanges(ctx context.Context, op, trace string, ref *symbo
 		out.Symbol, out.SymbolID = ref.selector(), c.symbolID(ref)
 	}
 	for _, ch := range changes {
-		if err := checkWritable(c.e.root, ch.rel); err != nil {
+		if err := c.checkWritable(ch.rel, ch.create); err != nil {
 			return nil, err
 		}
 	}

@@ -197,7 +197,7 @@ func rejects(policy string, delta diagnostic.Delta) string {
 func (c *call) preconditions(changes []fileChange) error {
 	for _, ch := range changes {
 		if ch.create {
-			p, err := c.e.ws.Resolve("file", ch.path)
+			p, err := c.e.ws.ResolveCreate("file", ch.path)
 			if err != nil {
 				return err
 			}

@@ -6,10 +6,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
-	"slices"
 	"strings"
 
+	"github.com/langhost/langhost/internal/safefile"
 	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
@@ -39,6 +38,9 @@ func (in *editFileInput) validate() error {
 	case in.Content != nil && len(in.Edits) > 0:
 		return fieldErr(failure.InvalidInput, "edits", "give content or edits, not both")
 	}
+	if len(in.Edits) > maxEdits {
+		return fieldErr(failure.InvalidInput, "edits", "%d edits; at most %d per call: split them over several calls, or give the whole file as content", len(in.Edits), maxEdits)
+	}
 	for i, e := range in.Edits {
 		if e.OldText == "" {
 			return fieldErr(failure.InvalidInput, fmt.Sprintf("edits[%d].old_text", i), "is empty; to write a whole file use content")
@@ -48,10 +50,15 @@ func (in *editFileInput) validate() error {
 	return err
 }
 
-// protectedDirs are directories edit_file never writes into: a write to
-// .git (hooks, config) runs code later, and .langhost holds langhost's own
-// records and the workspace's specs.
-var protectedDirs = []string{".git", ".langhost"}
+// Limits of edits: each edit scans the text the edits before it left, so
+// the work is the number of edits times the file's size (20k edits on a
+// 20 MB file took minutes); a call beyond maxEditWork is refused before
+// any is made. content has no such cost.
+const (
+	maxEdits         = 1000
+	maxEditFileBytes = 8 << 20
+	maxEditWork      = 1 << 30 // edits × file bytes
+)
 
 func editFile(ctx context.Context, c *call, in *editFileInput) (*TxnResult, error) {
 	target, exists, err := c.editFileTarget(in.File)
@@ -84,18 +91,24 @@ func editFile(ctx context.Context, c *call, in *editFileInput) (*TxnResult, erro
 				}
 				return []fileChange{{path: target, rel: rel, new: []byte(*in.Content), editCount: 1, create: true}}, nil
 			}
-			old, _, err := readRegular(target, 0)
+			limit := int64(0)
+			if in.Content == nil {
+				limit = maxEditFileBytes
+			}
+			old, _, err := readRegular(target, limit)
+			var tooLarge *safefile.TooLargeError
+			if errors.As(err, &tooLarge) {
+				return nil, fieldErr(failure.InvalidInput, "edits", "%s is larger than %d bytes, the most edits apply to; give the whole file as content", rel, maxEditFileBytes)
+			}
 			if err != nil {
 				return nil, failure.Wrap(failure.Precondition, err, "reading %s", rel)
 			}
 			if in.Content != nil {
 				return []fileChange{{path: target, rel: rel, old: old, new: []byte(*in.Content), editCount: 1}}, nil
 			}
-			text := string(old)
-			for i, e := range in.Edits {
-				if text, err = replaceOnce(text, e, i, rel); err != nil {
-					return nil, err
-				}
+			text, err := applyEdits(ctx, string(old), in.Edits, rel)
+			if err != nil {
+				return nil, err
 			}
 			return []fileChange{{path: target, rel: rel, old: old, new: []byte(text), editCount: len(in.Edits)}}, nil
 		},
@@ -104,34 +117,55 @@ func editFile(ctx context.Context, c *call, in *editFileInput) (*TxnResult, erro
 
 // editFileTarget resolves the file of edit_file: the real path of an
 // existing regular file, or the path of one to create, inside the
-// workspace and outside the protected directories.
+// workspace. The workspace refuses git metadata and .langhost at any
+// depth, by the path given or the one it leads to.
 func (c *call) editFileTarget(p string) (path string, exists bool, err error) {
-	path, err = c.e.ws.Resolve("file", p)
-	if err != nil {
+	path, err = c.e.ws.ResolveWrite("file", p)
+	if err == nil {
+		return path, true, nil
+	}
+	if failure.CodeOf(err) != failure.NotFound {
 		return "", false, err
 	}
-	if _, err := os.Lstat(path); errors.Is(err, fs.ErrNotExist) {
-		if real, err := c.e.ws.Resolve("file", p); err != nil || real != path {
-			return "", false, fieldErr(failure.Precondition, "file", "%q changed while it was resolved", p)
-		}
-	} else {
-		if path, err = c.e.ws.ResolveWrite("file", p); err != nil {
-			return "", false, err
-		}
-		exists = true
+	if path, err = c.e.ws.ResolveCreate("file", p); err != nil {
+		return "", false, err
 	}
-	rel, _ := filepath.Rel(c.e.root, path)
-	first, _, _ := strings.Cut(filepath.ToSlash(rel), "/")
-	if slices.Contains(protectedDirs, first) {
-		return "", false, fieldErr(failure.Precondition, "file", "%q is inside %s/, which edit_file does not write", p, first)
+	if _, err := os.Lstat(path); !errors.Is(err, fs.ErrNotExist) {
+		return "", false, fieldErr(failure.Precondition, "file", "%q changed while it was resolved", p)
 	}
-	return path, exists, nil
+	return path, false, nil
 }
 
-// replaceOnce replaces the one occurrence of e.OldText in text.
+// applyEdits applies edits to text in order, stopping when ctx ends.
+func applyEdits(ctx context.Context, text string, edits []textReplace, rel string) (string, error) {
+	if work := int64(len(edits)) * int64(max(len(text), 1)); work > maxEditWork {
+		return "", fieldErr(failure.InvalidInput, "edits", "%d edits on the %d bytes of %s are too much work (at most %d edits × bytes): split them over several calls, or give the whole file as content",
+			len(edits), len(text), rel, maxEditWork)
+	}
+	for i, e := range edits {
+		if err := ctx.Err(); err != nil {
+			return "", failure.Wrap(failure.Canceled, err, "edit_file %s: canceled after %d of %d edits; nothing was written", rel, i, len(edits))
+		}
+		var err error
+		if text, err = replaceOnce(text, e, i, rel); err != nil {
+			return "", err
+		}
+	}
+	return text, nil
+}
+
+// replaceOnce replaces the one occurrence of e.OldText in text. It looks
+// no further than a second occurrence, unless it must list them.
 func replaceOnce(text string, e textReplace, i int, rel string) (string, error) {
 	key := fmt.Sprintf("edits[%d].old_text", i)
-	n := strings.Count(text, e.OldText)
+	j := strings.Index(text, e.OldText)
+	if j >= 0 && !strings.Contains(text[j+len(e.OldText):], e.OldText) {
+		return text[:j] + e.NewText + text[j+len(e.OldText):], nil
+	}
+	n := 0
+	if j >= 0 {
+		n = strings.Count(text, e.OldText)
+	}
 	switch {
 	case n == 0:
 		err := fieldErr(failure.AnchorNotResolved, key, "the text is not in %s (after the edits before it); nothing was written", rel)
@@ -139,22 +173,29 @@ func replaceOnce(text string, e textReplace, i int, rel string) (string, error) 
 			err.Details = map[string]any{"nearest_line": hint}
 		}
 		return "", err
-	case n > 1:
+	default: // n > 1
+		// Lines counted as the search goes: from the start for each
+		// occurrence would be quadratic in them.
 		var lines []int
-		for off := 0; ; {
+		line := 1
+		for off := 0; len(lines) < maxAmbiguousLines; {
 			j := strings.Index(text[off:], e.OldText)
 			if j < 0 {
 				break
 			}
-			lines = append(lines, strings.Count(text[:off+j], "\n")+1)
+			line += strings.Count(text[off:off+j], "\n")
+			lines = append(lines, line)
+			line += strings.Count(e.OldText, "\n")
 			off += j + len(e.OldText)
 		}
 		err := fieldErr(failure.Ambiguous, key, "the text occurs %d times in %s (lines %s); add surrounding lines to make it unique; nothing was written", n, rel, joinInts(lines))
 		err.Details = map[string]any{"lines": lines}
 		return "", err
 	}
-	return strings.Replace(text, e.OldText, e.NewText, 1), nil
 }
+
+// maxAmbiguousLines caps the lines an ambiguous edit's error lists.
+const maxAmbiguousLines = 20
 
 // nearestLine returns the line of text whose trimmed form equals the
 // trimmed first line of want, as a hint when only whitespace differs.
