@@ -94,7 +94,7 @@ func (c *call) editTargets(edit *lsp.WorkspaceEdit) ([]*editTarget, error) {
 			return nil, failure.Wrap(failure.Internal, err, "decoding workspace edit from %s", c.s.name)
 		}
 		if probe.Kind != "" {
-			return nil, failure.New(failure.Unsupported, "the edit from %s would %s a file, which langhost does not apply", c.s.name, probe.Kind)
+			return nil, c.fileOpErr(probe.Kind, raw)
 		}
 		var tde lsp.TextDocumentEdit
 		if err := json.Unmarshal(raw, &tde); err != nil {
@@ -110,6 +110,33 @@ func (c *call) editTargets(edit *lsp.WorkspaceEdit) ([]*editTarget, error) {
 		out[i] = byPath[p]
 	}
 	return out, nil
+}
+
+// fileOpErr is the refusal of a create, rename or delete in a server's
+// workspace edit. langhost applies none; one that names a path the
+// workspace does not let an edit write (git metadata, .langhost, outside)
+// is refused as that, so that a server steering writes there is seen.
+func (c *call) fileOpErr(kind string, raw json.RawMessage) error {
+	var op struct {
+		URI    lsp.DocumentURI `json:"uri"`
+		OldURI lsp.DocumentURI `json:"oldUri"`
+		NewURI lsp.DocumentURI `json:"newUri"`
+	}
+	if json.Unmarshal(raw, &op) == nil {
+		for _, uri := range []lsp.DocumentURI{op.URI, op.OldURI, op.NewURI} {
+			if uri == "" {
+				continue
+			}
+			p, err := uri.Path()
+			if err != nil {
+				return failure.Wrap(failure.Internal, err, "the edit from %s names %q", c.s.name, uri)
+			}
+			if _, err := c.e.ws.ResolveCreate("", p); err != nil {
+				return failure.Wrap(failure.CodeOf(err), err, "the edit from %s would %s %s, which langhost does not write; nothing was written", c.s.name, kind, p)
+			}
+		}
+	}
+	return failure.New(failure.Unsupported, "the edit from %s would %s a file, which langhost does not apply", c.s.name, kind)
 }
 
 // editChanges asks the server for an edit with request and computes the
