@@ -1,8 +1,12 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
+	"net"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -68,5 +72,150 @@ func TestLanguagesDetected(t *testing.T) {
 	if o.code != 0 || o.stderr != "" || !strings.Contains(o.stdout, "3 files with extension .go") ||
 		!strings.Contains(o.stdout, "ignored") {
 		t.Errorf("exit %d, stderr %q, stdout:\n%s", o.code, o.stderr, o.stdout)
+	}
+}
+
+// closedURL is an http URL nothing listens on.
+func closedURL(t *testing.T) string {
+	t.Helper()
+	l, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := l.Addr().String()
+	_ = l.Close()
+	return "http://" + addr + "/v1"
+}
+
+// The default provider, Ollama, not running: exit 4 (precondition) with
+// how to start it and which hosted providers and variables to use instead,
+// not a bare "connection refused", exit 1.
+func TestAgentOllamaNotRunning(t *testing.T) {
+	withoutGopls(t)
+	c := newCLI(t)
+	c.ws = agentWorkspace(t)
+	o := c.run("agent", "run", "--provider", "ollama", "--base-url", closedURL(t), "--model", "qwen3", "--yes", "fix the tests")
+	if o.code != 4 {
+		t.Fatalf("exit %d, want 4\n%s\n%s", o.code, o.stdout, o.stderr)
+	}
+	all := o.stdout + o.stderr
+	for _, want := range []string{"ollama serve", "--provider openai", "OPENAI_API_KEY", "--provider anthropic", "ANTHROPIC_API_KEY"} {
+		if !strings.Contains(all, want) {
+			t.Errorf("the error does not say %q:\n%s", want, all)
+		}
+	}
+}
+
+// prereqs: the text table carries commands, not package URLs; --check
+// ends with one "missing — run these" list; -o reports this machine's
+// count, not 0 of N.
+func TestPrereqsMissingList(t *testing.T) {
+	c := newCLI(t)
+	c.json = false
+	o := c.run("prereqs", "demo", "--check")
+	if o.code != 4 || !strings.Contains(o.stdout, "\nmissing — run these:\n  apt-get install langhost-no-such-binary\n") ||
+		strings.Contains(o.stdout, "pkg:") {
+		t.Errorf("exit %d\n%s%s", o.code, o.stdout, o.stderr)
+	}
+	c.json = true
+	o = c.run("prereqs", "demo", "-o", filepath.Join(t.TempDir(), "P.md"))
+	d, _ := o.env.Data.(map[string]any)
+	if o.code != 0 || d["available"] != 5.0 || d["total"] != 6.0 {
+		t.Errorf("-o: exit %d, data %v", o.code, d)
+	}
+}
+
+// The shipped C spec: clangd comes from Debian's clangd package (clangd-14
+// installs only clangd-14), and clangd-14 is its fallback.
+func TestPrereqsClangdFallback(t *testing.T) {
+	c := newCLI(t)
+	c.format = "markdown"
+	o := c.run("prereqs", "c")
+	if !strings.Contains(o.stdout, "`pkg:deb/debian/clangd`: `apt-get install clangd`") ||
+		!strings.Contains(o.stdout, "`pkg:deb/debian/clangd-14`: `apt-get install clangd-14`") ||
+		strings.Contains(o.stdout, "apt-get install clangd-14=") {
+		t.Errorf("exit %d\n%s%s", o.code, o.stdout, o.stderr)
+	}
+}
+
+// binRun runs the real binary in dir with an isolated user config and no
+// daemon, and returns its exit code, stdout and stderr.
+func binRun(t *testing.T, dir string, env []string, args ...string) (int, string, string) {
+	t.Helper()
+	cmd := exec.Command(langhostBinary(t), args...)
+	cmd.Dir = dir
+	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "LANGHOST_DAEMON=0")
+	cmd.Env = append(cmd.Env, env...)
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var ee *exec.ExitError
+	if err != nil && !errors.As(err, &ee) {
+		t.Fatal(err)
+	}
+	return cmd.ProcessState.ExitCode(), out.String(), errOut.String()
+}
+
+// goModule writes a Go module with the given files.
+func goModule(t *testing.T, files map[string]string) string {
+	t.Helper()
+	ws := t.TempDir()
+	files["go.mod"] = "module example.com/m\n\ngo 1.22\n"
+	for name, data := range files {
+		p := filepath.Join(ws, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		write(t, p, data)
+	}
+	return ws
+}
+
+// One exit code rule for every tool: a check that lists files it would
+// change, and a diagnostics call that reports errors, exit 1; clean, 0.
+func TestExitCodeRule(t *testing.T) {
+	requireGopls(t)
+	ws := goModule(t, map[string]string{"main.go": "package main\nfunc main() {  }\n", "ok/ok.go": "package ok\n"})
+	tests := []struct {
+		name string
+		args []string
+		code int
+		msg  string
+	}{
+		{"unformatted files listed", []string{"run", "go.fmt_check"}, 1, "1 files would change: main.go"},
+		{"formatted", []string{"run", "go.fmt_check", "path=ok"}, 0, ""},
+		{"diagnostics without errors", []string{"run", "go.diagnostics", "file=ok/ok.go"}, 0, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := binRun(t, ws, nil, append(tt.args, "--format", "json")...)
+			if code != tt.code || !strings.Contains(stdout, tt.msg) {
+				t.Errorf("exit %d, want %d with %q\n%s%s", code, tt.code, tt.msg, stdout, stderr)
+			}
+		})
+	}
+	write(t, filepath.Join(ws, "ok", "bad.go"), "package ok\n\nvar X int = \"no\"\n")
+	code, stdout, stderr := binRun(t, ws, nil, "run", "go.diagnostics", "file=ok/bad.go", "--format", "json")
+	if code != 1 || !strings.Contains(stdout, "reported 1 errors") {
+		t.Errorf("diagnostics with an error: exit %d\n%s%s", code, stdout, stderr)
+	}
+}
+
+// Started in a subdirectory, langhost finds the module root, as gopls and
+// git do; --workspace still wins.
+func TestWorkspaceFoundUpward(t *testing.T) {
+	ws := goModule(t, map[string]string{"pkg/a/a.go": "package a\n", "main.go": "package main\n\nfunc main() {}\n"})
+	sub := filepath.Join(ws, "pkg", "a")
+	code, stdout, stderr := binRun(t, sub, nil, "run", "go.fmt_check", "path=main.go", "--format", "json")
+	if code != 0 || strings.Contains(stdout+stderr, "outside the workspace") {
+		t.Errorf("from a subdirectory: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, stderr = binRun(t, sub, nil, "run", "go.fmt_check", "path=main.go", "--workspace", ".", "--format", "json")
+	if code == 0 {
+		t.Errorf("--workspace . did not win: exit %d\n%s%s", code, stdout, stderr)
+	}
+	code, stdout, _ = binRun(t, sub, nil, "config", "show", "--format", "json")
+	if code != 0 || !strings.Contains(stdout, "found upward (go.mod)") {
+		t.Errorf("config show does not say where the workspace came from:\n%s", stdout)
 	}
 }

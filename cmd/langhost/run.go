@@ -32,8 +32,10 @@ func newRunCmd(f *factory) *cobra.Command {
 		Short: "Run a tool and print its parsed result",
 		Long: `Run a tool. Input comes from --input (a JSON object, @file, or - for stdin)
 and key=value pairs, which are converted to the types of the tool's input schema.
-Exit code 0 means the tool succeeded, 1 that it ran and reported failure
-(for example a compile error); see the README for the others.`,
+Exit code 0 means the tool succeeded; 1 that it ran and reported a failure:
+a failing exit code, failed tests, files a check would change, or errors
+reported by a read-only tool (a linter, a diagnostics call), the same in
+every language. See the README for the others.`,
 		Example: `  langhost run go.build packages=./cmd/...
   langhost run go.test --input '{"packages": "./host/...", "run": "TestParse"}'
   langhost run go_vet packages=./internal/...
@@ -79,12 +81,41 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		}
 		return errors.New("tool returned no result")
 	}
-	if err == nil && !res.OK {
-		err = failure.New(failure.ToolFailed, "%s failed with exit code %d", t.ID, res.ExitCode)
+	if err == nil {
+		err = reportedFailure(t, res)
 	}
 	return printer{opts.f}.result(t.ID, res, err, func(w io.Writer) error {
 		return printResult(w, opts.f.style(), res)
 	})
+}
+
+// reportedFailure is the tool_failed error (exit 1) of a result that ran
+// but reports a failure, by one rule for every language and kind of tool:
+// the program exited with a code its spec does not call success, tests
+// failed, a check listed files it would change (gofmt -l exits 0), or a
+// read-only tool (a linter, a diagnostics call) reported errors. Warnings
+// alone do not fail a run; nor do the diagnostics of a write, which the
+// diagnostics gate judges.
+func reportedFailure(t *registry.Tool, res *registry.Result) error {
+	switch {
+	case !res.OK:
+		return failure.New(failure.ToolFailed, "%s failed with exit code %d", t.ID, res.ExitCode)
+	case res.Tests != nil && res.Tests.Failed > 0:
+		return failure.New(failure.ToolFailed, "%s: %d tests failed", t.ID, res.Tests.Failed)
+	case len(res.Files) > 0:
+		return failure.New(failure.ToolFailed, "%s: %d files would change: %s", t.ID, len(res.Files), clipList(res.Files, 5))
+	case t.ReadOnly && res.Counts.Error > 0:
+		return failure.New(failure.ToolFailed, "%s reported %d errors", t.ID, res.Counts.Error)
+	}
+	return nil
+}
+
+// clipList joins the first n items, saying how many more there are.
+func clipList(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
 }
 
 // printResult writes a tool's result for reading: the command line,
