@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/langhost/langhost/host/runner"
+	"github.com/langhost/langhost/internal/childenv"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
@@ -44,15 +45,17 @@ func runExternal(ctx context.Context, s *Scenario, c RunConfig, ws, dir string, 
 	}
 	tl.write(benchEvent{Type: "external_start", Command: argv})
 	start := time.Now()
+	// The agent CLI is the user's own program (from their flags or run
+	// config): it gets the API keys that tools never see.
 	res, err := runner.Run(ctx, runner.Command{Path: argv[0], Args: argv[1:], Dir: ws, Timeout: timeout,
-		MaxOutput: maxExternalOutput, Env: []string{"LANGHOST_BENCH_WORKSPACE=" + ws}})
+		MaxOutput: maxExternalOutput, Env: []string{"LANGHOST_BENCH_WORKSPACE=" + ws}, PassEnv: childenv.SecretNames(os.Environ())})
 	ev := benchEvent{Type: "external_end", DurationMS: ms(time.Since(start))}
 	r.StopReason = "exited"
 	if res != nil {
 		code := res.ExitCode
 		ev.ExitCode = &code
 		for name, text := range map[string]string{"agent.stdout": res.Stdout, "agent.stderr": res.Stderr} {
-			if werr := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); werr != nil && err == nil {
+			if werr := os.WriteFile(filepath.Join(dir, name), tl.red.Bytes([]byte(text)), 0o644); werr != nil && err == nil {
 				err = failure.Wrap(failure.Precondition, werr, "keeping the agent's output")
 			}
 		}

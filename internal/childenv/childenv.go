@@ -74,6 +74,19 @@ func Pass(names []string) []string {
 	return out
 }
 
+// SecretNames returns the names of env's secret variables, for a child
+// that is the user's own program and needs them all (an agent CLI that
+// bench runs, with its API keys).
+func SecretNames(env []string) []string {
+	var out []string
+	for _, kv := range env {
+		if name, value, _ := strings.Cut(kv, "="); Secret(name, value) {
+			out = append(out, name)
+		}
+	}
+	return out
+}
+
 // Langhost returns the names of env's LANGHOST_* variables: a langhost
 // process started by langhost (the daemon) reads its settings from them,
 // and its identity depends on them, so Scrub must keep them for it. The

@@ -44,3 +44,10 @@ func TestLanghost(t *testing.T) {
 		t.Errorf("Langhost = %q", got)
 	}
 }
+
+func TestSecretNames(t *testing.T) {
+	got := SecretNames([]string{"PATH=/bin", "OPENAI_API_KEY=k", "MYKEY=sk-abcdefghijklmnopqrstuv"})
+	if !slices.Equal(got, []string{"OPENAI_API_KEY", "MYKEY"}) {
+		t.Errorf("SecretNames = %q", got)
+	}
+}
