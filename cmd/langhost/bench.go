@@ -143,6 +143,15 @@ func benchRun(cmd *cobra.Command, opts *benchRunOptions, args []string) error {
 	if err != nil {
 		return err
 	}
+	if !cfg.TrustAll {
+		trusted := func(file string) (bool, string, error) {
+			t, err := config.FileTrust(f.paths, file)
+			return t.Trusted, t.Reason, err
+		}
+		if err := bench.CheckTrust(scenarios, opts.configFile, configs, trusted); err != nil {
+			return err
+		}
+	}
 	out := opts.out
 	if out == "" {
 		out = filepath.Join(cfg.Workspace, ".langhost", "bench", transcript.NewID())
