@@ -47,6 +47,9 @@ func Shape(res *registry.Result, root, dir string) {
 		for i := range res.Tests.Failures {
 			f := &res.Tests.Failures[i]
 			f.File = workspacePath(root, dir, f.File)
+			if f.File == "" {
+				locateFailure(f, res.Diagnostics)
+			}
 		}
 	}
 	if v, ok := res.Outputs[OutputFiles]; ok {
@@ -88,6 +91,19 @@ func workspacePath(root, dir, p string) string {
 		p = filepath.Join(dir, filepath.FromSlash(p))
 	}
 	return diagnostic.RelPath(root, p)
+}
+
+// locateFailure gives a failed test without a place the place of the
+// diagnostic that names it: runners such as dotnet test print the name and
+// the failing line apart (a multi-line errorformat joins them into one
+// diagnostic whose message is the test's name).
+func locateFailure(f *parsers.TestFailure, diags []diagnostic.Diagnostic) {
+	for _, d := range diags {
+		if d.Path != "" && d.Line > 0 && d.Message == f.Name {
+			f.File, f.Line = d.Path, d.Line
+			return
+		}
+	}
 }
 
 // failureOutputs names the outputs that list failed tests, sorted.
