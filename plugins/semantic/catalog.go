@@ -11,6 +11,7 @@ import (
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/langhost/langhost/plugins/pluginapi"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
+	"github.com/langhost/langhost/plugins/pluginapi/inputname"
 )
 
 // operation is one entry of the catalogue.
@@ -39,6 +40,10 @@ func op[I, O any](name, description, sideEffects string, failures []failure.Code
 		in: reflect.TypeFor[I](), out: reflect.TypeFor[O](), adjust: adjust,
 		run: func(ctx context.Context, c *call, raw json.RawMessage) (any, error) {
 			in := new(I)
+			raw, err := canonicalInput[I](raw)
+			if err != nil {
+				return nil, err
+			}
 			dec := json.NewDecoder(strings.NewReader(string(raw)))
 			dec.DisallowUnknownFields()
 			if err := dec.Decode(in); err != nil {
@@ -52,6 +57,27 @@ func op[I, O any](name, description, sideEffects string, failures []failure.Code
 			return run(ctx, c, in)
 		},
 	}
+}
+
+// canonicalInput renames the deprecated spellings of I's inputs in raw
+// (newName for new_name) as the host does, for callers that still send
+// them.
+func canonicalInput[I any](raw json.RawMessage) (json.RawMessage, error) {
+	var m map[string]json.RawMessage
+	if json.Unmarshal(raw, &m) != nil {
+		return raw, nil // the decoder reports it
+	}
+	keys := map[string]bool{}
+	for _, f := range reflect.VisibleFields(reflect.TypeFor[I]()) {
+		if name, _, _ := strings.Cut(f.Tag.Get("json"), ","); name != "" && name != "-" {
+			keys[name] = true
+		}
+	}
+	renamed, err := inputname.Canonicalize(m, func(k string) bool { return keys[k] })
+	if err != nil || len(renamed) == 0 {
+		return raw, err
+	}
+	return json.Marshal(m)
 }
 
 var (
@@ -72,6 +98,11 @@ var catalogue = []operation{
 	op("find_references", "Find every reference to a symbol, with the line text and the containing member; paginated.", "none", readFailures, withEnums, findReferences),
 	op("find_implementations", "Find the implementations of an interface or abstract member.", "none", readFailures, withEnums, findImplementations),
 	op("type_hierarchy", "Show the supertypes and/or subtypes of a type.", "none", readFailures, withEnums, typeHierarchy),
+	op("find_subclasses", "List the types deriving from a class or implementing an interface (typeHierarchy/subtypes), with the type each derives from directly; transitive follows subclasses of subclasses.", "none", readFailures, withEnums, findSubclasses),
+	op("find_overrides", "Find the members that override or implement a virtual, abstract or interface member (textDocument/implementation, members only), each with its containing type.", "none", readFailures, withEnums, findOverrides),
+	op("find_usages", "Find where a type is used (textDocument/references on the type, declaration excluded), each classified as instantiation, inheritance, type_test or reference, with counts by usage; paginated.", "none", readFailures, withEnums, findUsages),
+	op("method_overloads", "List every overload of a method in its type (document symbols with the same name path), each with the selector that addresses it and its signature.", "none", readFailures, withEnums, methodOverloads),
+	op("load_status", "Report the language server (name, version), what it loads (the .NET solution or projects), the projects it has reported loading, work still in progress, and whether loading has completed.", "none", readFailures, withEnums, loadStatus),
 	op("find_callers", "Find the functions that call a function, transitively up to a depth.", "none", readFailures, withEnums, findCallers),
 	op("diagnostics", "Report compiler diagnostics for a file or the whole workspace.", "none", readFailures, withEnums, diagnostics),
 	op("get_source", "Return the source text of a symbol's full declaration.", "none", readFailures, withEnums, getSource),
@@ -153,13 +184,13 @@ func schemaFor(t reflect.Type, adjust func(*jsonschema.Schema)) json.RawMessage 
 
 // enums names the allowed values of input keys shared by several operations.
 var enums = map[string][]string{
-	"detail":      {"compact", "standard", "full"},
-	"direction":   {"supertypes", "subtypes", "both"},
-	"minSeverity": {"error", "warning", "info", "hint"},
-	"policy":      policies,
-	"packet":      {"raw", "compact", "guided"},
-	"member_kind": memberKinds,
-	"kind":        nil, // filled from lsp.SymbolKindNames; code_actions overrides below
+	"detail":       {"compact", "standard", "full"},
+	"direction":    {"supertypes", "subtypes", "both"},
+	"min_severity": {"error", "warning", "info", "hint"},
+	"policy":       policies,
+	"packet":       {"raw", "compact", "guided"},
+	"member_kind":  memberKinds,
+	"kind":         nil, // filled from lsp.SymbolKindNames; code_actions overrides below
 }
 
 func withEnums(s *jsonschema.Schema) {

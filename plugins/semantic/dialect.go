@@ -10,6 +10,7 @@ import (
 	"regexp"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 	"sync"
 	"time"
@@ -188,6 +189,50 @@ func (d *roslynDialect) retryable(err *lsp.ResponseError) bool {
 // when the client can, else pushed; the engine takes either.
 type csharpLSDialect struct {
 	quiet time.Duration
+
+	mu       sync.Mutex
+	loaded   []string // projects, from progress reports "Zoo.Core (1/2)"
+	total    int
+	messages []string // log messages about loading
+}
+
+// csharpLSProject is csharp-ls's progress report of one loaded project.
+var csharpLSProject = regexp.MustCompile(`^(.+) \((\d+)/(\d+)\)$`)
+
+// maxLoadMessages bounds the log messages load_status keeps.
+const maxLoadMessages = 20
+
+func (d *csharpLSDialect) onProgress(ev lsp.ProgressEvent) {
+	m := csharpLSProject.FindStringSubmatch(ev.Message)
+	if ev.Kind != "report" || m == nil {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if !slices.Contains(d.loaded, m[1]) {
+		d.loaded = append(d.loaded, m[1])
+	}
+	if n, err := strconv.Atoi(m[3]); err == nil {
+		d.total = n
+	}
+}
+
+func (d *csharpLSDialect) onLog(msg string) {
+	if !strings.Contains(msg, "solution") && !strings.Contains(msg, "project") {
+		return
+	}
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	if len(d.messages) == maxLoadMessages {
+		d.messages = slices.Delete(d.messages, 0, 1)
+	}
+	d.messages = append(d.messages, msg)
+}
+
+func (d *csharpLSDialect) loadReport() ([]string, int, []string) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	return slices.Clone(d.loaded), d.total, slices.Clone(d.messages)
 }
 
 func (*csharpLSDialect) prepare(*session) {}
@@ -295,4 +340,68 @@ func declarationsOnly(syms []lsp.DocumentSymbol) []lsp.DocumentSymbol {
 		out = append(out, s)
 	}
 	return out
+}
+
+// memberName splits a workspace symbol named by its signature, as
+// csharp-ls names members ("string Dog.Speak()", "void Feeder.Feed(IAnimal,
+// int)", "string Animal.Name"), into the member's name and its container
+// ("Speak", "Dog"), which is how other servers name them and what lookups
+// by name and container compare. Other names are returned unchanged.
+func memberName(name, container string) (string, string) {
+	sig := name
+	if strings.HasSuffix(sig, ")") {
+		// The parameter list: from the '(' that the final ')' closes.
+		depth := 0
+		for i := len(sig) - 1; i >= 0; i-- {
+			switch sig[i] {
+			case ')':
+				depth++
+			case '(':
+				depth--
+			}
+			if depth == 0 {
+				sig = sig[:i]
+				break
+			}
+		}
+	}
+	if sig == name && !strings.Contains(name, " ") {
+		return name, container
+	}
+	// The return type ends at the last space outside <...> and (...).
+	depth := 0
+	for i := len(sig) - 1; i >= 0; i-- {
+		switch sig[i] {
+		case '>', ')':
+			depth++
+		case '<', '(':
+			depth--
+		case ' ':
+			if depth == 0 {
+				sig = sig[i+1:]
+				i = 0
+			}
+		}
+	}
+	if sig == "" || strings.HasPrefix(sig, "(") {
+		return name, container // "(*T).M" and the like are left to baseName
+	}
+	// The container is what precedes the last dot outside <...>.
+	depth = 0
+	for i := len(sig) - 1; i > 0; i-- {
+		switch sig[i] {
+		case '>':
+			depth++
+		case '<':
+			depth--
+		case '.':
+			if depth == 0 {
+				if container == "" {
+					container = sig[:i]
+				}
+				return sig[i+1:], container
+			}
+		}
+	}
+	return sig, container
 }

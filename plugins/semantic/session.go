@@ -27,8 +27,10 @@ type session struct {
 	version string
 	caps    map[string]json.RawMessage
 
-	readyMu sync.Mutex
-	ready   bool
+	readyMu   sync.Mutex
+	ready     bool
+	startedAt time.Time // when the server was started
+	readyAt   time.Time // when it became ready (load_status)
 
 	// docs are the documents open in the server. A call opens a document
 	// only when it needs the server to see exactly langhost's copy (an
@@ -111,7 +113,7 @@ func (d *document) content() []byte { return d.mapper.Content() }
 
 func startSession(ctx context.Context, e *Engine, argv []string) (*session, error) {
 	s := &session{e: e, name: filepath.Base(argv[0]), docs: map[string]*document{},
-		files: newFileCache(maxCachedFiles, maxCacheBytes)}
+		files: newFileCache(maxCachedFiles, maxCacheBytes), startedAt: time.Now()}
 	s.dialect = newDialect(e.cfg)
 	// Watching starts before the server so that no change made while it
 	// loads is missed. Without it, calls still work; they only miss
@@ -126,11 +128,14 @@ func startSession(ctx context.Context, e *Engine, argv []string) (*session, erro
 		Settings:         e.cfg.Settings,
 		WorkspaceFolders: []lsp.WorkspaceFolder{{URI: lsp.URIFromPath(e.lspRoot), Name: filepath.Base(e.lspRoot)}},
 		OnLog: func(_ int, msg string) {
-			if d, ok := s.dialect.(*standardDialect); ok {
+			if d, ok := s.dialect.(interface{ onLog(string) }); ok {
 				d.onLog(msg)
 			}
 		},
 		OnProgress: func(ev lsp.ProgressEvent) {
+			if d, ok := s.dialect.(interface{ onProgress(lsp.ProgressEvent) }); ok {
+				d.onProgress(ev)
+			}
 			msg := strings.TrimSpace(ev.Title + ": " + ev.Message)
 			msg = strings.Trim(msg, ": ")
 			if ev.Kind == "end" && msg == "" {
@@ -177,7 +182,7 @@ func startSession(ctx context.Context, e *Engine, argv []string) (*session, erro
 		return nil, failure.Wrap(failure.Internal, err, "initializing language server %s", s.name)
 	}
 	s.readyMu.Lock()
-	s.ready = true
+	s.ready, s.readyAt = true, time.Now()
 	s.readyMu.Unlock()
 	return s, nil
 }

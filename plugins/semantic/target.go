@@ -269,6 +269,9 @@ func (c *call) workspaceSymbols(ctx context.Context, query string) ([]lsp.Symbol
 	if err := c.s.call(ctx, "workspace/symbol", map[string]string{"query": query}, &syms); err != nil {
 		return nil, err
 	}
+	for i := range syms {
+		syms[i].Name, syms[i].ContainerName = memberName(syms[i].Name, syms[i].ContainerName)
+	}
 	return syms, nil
 }
 
