@@ -197,7 +197,7 @@ func newAgentStatusCmd(f *factory) *cobra.Command {
 			if err != nil {
 				return err
 			}
-			events, err := transcript.Read(path)
+			events, err := transcript.ReadContext(cmd.Context(), path)
 			if err != nil {
 				return err
 			}
