@@ -166,7 +166,7 @@ func TestOptionLikeArguments(t *testing.T) {
 		{"csharp.test", map[string]any{"filter": "-p:X=1"}, "filter", failure.InvalidInput},
 		// Inputs that name files are paths, confined to the workspace.
 		{"elm.build", map[string]any{"path": "src/Main.elm", "output": "../elm.js"}, "output", failure.Precondition},
-		{"c.check", map[string]any{"path": "a.c", "includeDirs": []any{"/etc"}}, "includeDirs", failure.Precondition},
+		{"c.check", map[string]any{"path": "a.c", "includeDirs": []any{"/etc"}}, "include_dirs", failure.Precondition},
 		{"csharp.format_check", map[string]any{"include": []any{"../x.cs"}}, "include", failure.Precondition},
 	}
 	for _, tt := range refused {

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/google/jsonschema-go/jsonschema"
+	"github.com/langhost/langhost/host/registry"
 
 	"github.com/spf13/cobra"
 )
@@ -38,7 +39,9 @@ func toolsDescribeRun(cmd *cobra.Command, opts *toolsDescribeOptions) error {
 	if err != nil {
 		return err
 	}
-	return printer{opts.f}.result(commandPath(cmd), t, nil, func(w io.Writer) error {
+	deprecated := t.DeprecatedInputs()
+	out := describedTool{Tool: t, DeprecatedInputs: deprecated}
+	return printer{opts.f}.result(commandPath(cmd), out, nil, func(w io.Writer) error {
 		fmt.Fprintf(w, "%s  (%s, %s)\n", t.ID, t.Kind, t.Language)
 		if t.Description != "" {
 			fmt.Fprintf(w, "  %s\n", t.Description)
@@ -58,9 +61,19 @@ func toolsDescribeRun(cmd *cobra.Command, opts *toolsDescribeOptions) error {
 		for line := range strings.Lines(b.String()) {
 			fmt.Fprint(w, "  "+line)
 		}
+		for _, old := range slices.Sorted(maps.Keys(deprecated)) {
+			fmt.Fprintf(w, "  %s: deprecated spelling of %s, still accepted\n", old, deprecated[old])
+		}
 		fmt.Fprintf(w, "output schema: langhost schema --kind %s\n", t.ID)
 		return nil
 	})
+}
+
+// describedTool is a tool as tools describe shows it: with the deprecated
+// spellings of its inputs (newName for new_name), which it still accepts.
+type describedTool struct {
+	*registry.Tool
+	DeprecatedInputs map[string]string `json:"deprecatedInputs,omitempty"`
 }
 
 // inputRows lists a tool's inputs, required ones first.

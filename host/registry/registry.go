@@ -20,6 +20,7 @@ import (
 	"github.com/langhost/langhost/parsers"
 	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
+	"github.com/langhost/langhost/plugins/pluginapi/inputname"
 )
 
 // Kinds of tools.
@@ -326,6 +327,11 @@ func (t *Tool) ValidateInput(input map[string]any) error {
 	if t.resolveErr != nil {
 		return failure.Wrap(failure.Internal, t.resolveErr, "tool %s: input schema", t.ID)
 	}
+	// A deprecated spelling (newName) is the current name (new_name) from
+	// here on: the handler sees only current names.
+	if _, err := inputname.Canonicalize(input, func(k string) bool { _, ok := t.InputSchema.Properties[k]; return ok }); err != nil {
+		return err
+	}
 	if err := t.unknownInput(input); err != nil {
 		return err
 	}
@@ -337,6 +343,16 @@ func (t *Tool) ValidateInput(input map[string]any) error {
 		return v.ValidateInput(input)
 	}
 	return nil
+}
+
+// DeprecatedInputs maps the deprecated spellings the tool still accepts
+// (newName) to its inputs (new_name); nil when there are none.
+func (t *Tool) DeprecatedInputs() map[string]string {
+	t.load()
+	if t.InputSchema == nil {
+		return nil
+	}
+	return inputname.Aliases(slices.Sorted(maps.Keys(t.InputSchema.Properties)))
 }
 
 // InputValidator is a Handler that checks input beyond its schema (paths,

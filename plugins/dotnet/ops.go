@@ -23,7 +23,7 @@ type ProjectInput struct {
 	Project         string `json:"project,omitempty" jsonschema:"project path relative to the workspace root, a directory holding one .csproj, or a project name; optional when the workspace has one project (namespaces: all projects)"`
 	Configuration   string `json:"configuration,omitempty" jsonschema:"build configuration used to evaluate conditions (default Debug)"`
 	Platform        string `json:"platform,omitempty" jsonschema:"build platform (default AnyCPU)"`
-	TargetFramework string `json:"targetFramework,omitempty" jsonschema:"target framework to evaluate for, e.g. net8.0 (default: the first declared)"`
+	TargetFramework string `json:"target_framework,omitempty" jsonschema:"target framework to evaluate for, e.g. net8.0 (default: the first declared)"`
 }
 
 // ProjectReferencesInput is the input of project_references.
@@ -32,7 +32,7 @@ type ProjectReferencesInput struct {
 	Transitive      bool   `json:"transitive,omitempty" jsonschema:"follow references of references (cycle-safe)"`
 	Configuration   string `json:"configuration,omitempty" jsonschema:"build configuration used to evaluate conditions (default Debug)"`
 	Platform        string `json:"platform,omitempty" jsonschema:"build platform (default AnyCPU)"`
-	TargetFramework string `json:"targetFramework,omitempty" jsonschema:"target framework of the starting project"`
+	TargetFramework string `json:"target_framework,omitempty" jsonschema:"target framework of the starting project"`
 }
 
 func (in ProjectInput) options() Options {

@@ -155,7 +155,7 @@ func TestBadInputs(t *testing.T) {
 		{"unknown kind", "symbol_info", map[string]any{"symbol": "A", "kind": "gizmo"}, failure.InvalidInput, "kind"},
 		{"unknown key", "symbol_info", map[string]any{"symbl": "A"}, failure.InvalidInput, ""},
 		{"bad detail", "file_symbols", map[string]any{"file": "calc/calc.go", "detail": "verbose"}, failure.InvalidInput, "detail"},
-		{"no newName", "rename", map[string]any{"symbol": "A"}, failure.InvalidInput, "newName"},
+		{"no new_name", "rename", map[string]any{"symbol": "A"}, failure.InvalidInput, "new_name"},
 		{"depth", "find_callers", map[string]any{"symbol": "A", "depth": 9}, failure.InvalidInput, "depth"},
 	}
 	for _, c := range cases {
@@ -211,7 +211,7 @@ func TestOperationsCatalogue(t *testing.T) {
 	var refs map[string]any
 	json.Unmarshal(ops[3].InputSchema, &refs)
 	props := refs["properties"].(map[string]any)
-	for _, k := range []string{"file", "line", "column", "symbol", "container", "kind", "includeDeclaration", "offset", "limit", "detail"} {
+	for _, k := range []string{"file", "line", "column", "symbol", "container", "kind", "include_declaration", "offset", "limit", "detail"} {
 		if _, ok := props[k]; !ok {
 			t.Errorf("find_references schema lacks %q", k)
 		}

@@ -491,7 +491,7 @@ func identifierAt(m *lsp.Mapper, pos lsp.Position) string {
 
 type findReferencesInput struct {
 	Target
-	IncludeDeclaration bool   `json:"includeDeclaration,omitempty" jsonschema:"include the declaration itself (default false)"`
+	IncludeDeclaration bool   `json:"include_declaration,omitempty" jsonschema:"include the declaration itself (default false)"`
 	Offset             int    `json:"offset,omitempty" jsonschema:"index of the first reference to return (pagination)"`
 	Limit              int    `json:"limit,omitempty" jsonschema:"maximum number of references to return (default 100)"`
 	Detail             string `json:"detail,omitempty" jsonschema:"output detail: compact, standard (default) or full"`

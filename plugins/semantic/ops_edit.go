@@ -385,8 +385,8 @@ func organizeImports(ctx context.Context, c *call, in *fileInput) (*newTextOutpu
 
 type formatInput struct {
 	File         string `json:"file" jsonschema:"file path, relative to the workspace root or absolute inside it"`
-	TabSize      int    `json:"tabSize,omitempty" jsonschema:"tab size (default: detected from the file, else 4)"`
-	InsertSpaces *bool  `json:"insertSpaces,omitempty" jsonschema:"indent with spaces (default: detected from the file, else true)"`
+	TabSize      int    `json:"tab_size,omitempty" jsonschema:"tab size (default: detected from the file, else 4)"`
+	InsertSpaces *bool  `json:"insert_spaces,omitempty" jsonschema:"indent with spaces (default: detected from the file, else true)"`
 	Apply        bool   `json:"apply,omitempty" jsonschema:"write the formatted text through a transaction (needs confirmation); default returns it only"`
 	txnInput
 }
@@ -424,7 +424,7 @@ func format(ctx context.Context, c *call, in *formatInput) (*newTextOutput, erro
 
 type renameInput struct {
 	Target
-	NewName string      `json:"newName" jsonschema:"the new name"`
+	NewName string      `json:"new_name" jsonschema:"the new name"`
 	Apply   bool        `json:"apply,omitempty" jsonschema:"write the change (needs confirmation); default is a preview"`
 	Expect  expectation `json:"expect,omitempty" jsonschema:"with apply: the sha256 of every file of the preview to apply (files[].file -> files[].sha256); the write is refused, and nothing written, if any file changed since the preview or the edit now touches other files"`
 	txnInput
@@ -432,7 +432,7 @@ type renameInput struct {
 
 func (in *renameInput) validate() error {
 	if strings.TrimSpace(in.NewName) == "" {
-		return fieldErr(failure.InvalidInput, "newName", "is required")
+		return fieldErr(failure.InvalidInput, "new_name", "is required")
 	}
 	if err := in.txnInput.validate(); err != nil {
 		return err
@@ -544,8 +544,8 @@ type codeActionsInput struct {
 	File      string      `json:"file" jsonschema:"file path, relative to the workspace root or absolute inside it"`
 	Line      int         `json:"line" jsonschema:"1-based start line"`
 	Column    int         `json:"column,omitempty" jsonschema:"1-based start column (default 1)"`
-	EndLine   int         `json:"endLine,omitempty" jsonschema:"1-based end line (default: the start)"`
-	EndColumn int         `json:"endColumn,omitempty" jsonschema:"1-based end column"`
+	EndLine   int         `json:"end_line,omitempty" jsonschema:"1-based end line (default: the start)"`
+	EndColumn int         `json:"end_column,omitempty" jsonschema:"1-based end column"`
 	Only      []string    `json:"only,omitempty" jsonschema:"code action kinds to ask for, e.g. quickfix, refactor, source.organizeImports"`
 	Preview   actionRef   `json:"preview,omitempty"`
 	Apply     bool        `json:"apply,omitempty" jsonschema:"write the previewed action's edit (needs confirmation)"`
@@ -595,7 +595,7 @@ func codeActions(ctx context.Context, c *call, in *codeActionsInput) (*codeActio
 	}
 	end := start
 	if in.EndLine > 0 {
-		if end, err = c.position(doc, in.File, in.EndLine, max(in.EndColumn, 1), "endLine", "endColumn"); err != nil {
+		if end, err = c.position(doc, in.File, in.EndLine, max(in.EndColumn, 1), "end_line", "end_column"); err != nil {
 			return nil, err
 		}
 	}

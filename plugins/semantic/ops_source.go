@@ -27,7 +27,7 @@ const (
 
 type diagnosticsInput struct {
 	File        string `json:"file,omitempty" jsonschema:"file to check; omit for the whole workspace"`
-	MinSeverity string `json:"minSeverity,omitempty" jsonschema:"lowest severity to report: error, warning, info or hint (default hint)"`
+	MinSeverity string `json:"min_severity,omitempty" jsonschema:"lowest severity to report: error, warning, info or hint (default hint)"`
 	Detail      string `json:"detail,omitempty" jsonschema:"output detail: compact (no code, source or end), standard (default) or full"`
 	Packet      string `json:"packet,omitempty" jsonschema:"also shape the diagnostics as a feedback packet: raw (default: none), compact or guided (with the server's repairs)"`
 }
@@ -36,7 +36,7 @@ func (in *diagnosticsInput) validate() error {
 	switch in.MinSeverity {
 	case "", diagnostic.Error, diagnostic.Warning, diagnostic.Info, "information", diagnostic.Hint:
 	default:
-		return fieldErr(failure.InvalidInput, "minSeverity", "unknown severity %q (error, warning, info or hint)", in.MinSeverity)
+		return fieldErr(failure.InvalidInput, "min_severity", "unknown severity %q (error, warning, info or hint)", in.MinSeverity)
 	}
 	if err := checkPacket(in.Packet); err != nil {
 		return err
