@@ -57,7 +57,7 @@ func (in *editFileInput) validate() error {
 const (
 	maxEdits         = 1000
 	maxEditFileBytes = 8 << 20
-	maxEditWork      = 1 << 30 // edits × file bytes
+	maxEditWork      = 256 << 20 // edits × file bytes: a second or so
 )
 
 func editFile(ctx context.Context, c *call, in *editFileInput) (*TxnResult, error) {
