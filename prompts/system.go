@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -169,8 +168,11 @@ func roleText(r *roles.Role) string {
 // able to stop the agent by planting a FIFO or a symlink.
 func workspaceLayer(ws *workspace.Root) (text string, sources, warnings []string) {
 	names := []string{"AGENTS.md"}
-	dir := filepath.Join(ws.Dir(), ".langhost", "prompts")
-	if entries, err := os.ReadDir(dir); err == nil {
+	entries, err := promptEntries(ws)
+	if err != nil {
+		warnings = append(warnings, fmt.Sprintf("%s skipped: %v", workspacePromptsDir, err))
+	}
+	if len(entries) > 0 {
 		var mds []string
 		for _, e := range entries {
 			if strings.HasSuffix(e.Name(), ".md") {
