@@ -53,9 +53,15 @@ that grant something (tools.allow, languages, workspace, mcp.token, daemon.enabl
 are ignored with a warning, and its specs in .langhost/languages are not loaded.
 
 Trust is recorded in trusted.json in the user config dir for the workspace's
-real path (symlinks resolved) and a digest of its .langhost.yaml and
-.langhost/languages/*.yaml: when any of them changes, the workspace is
-untrusted again until you review it and run langhost trust again.
+real path (symlinks resolved) and a digest of every file that changes what
+runs or what is permitted: its .langhost.yaml, .langhost/languages/*.yaml,
+.langhost/roles/*.yaml and *.md, the spec files of the directories its
+.langhost.yaml names under languages (inside the workspace or not), and the
+YAML files under bench/ (scenarios and run configs, whose commands bench run
+runs only from there). When any of them changes, appears or disappears, the
+workspace is untrusted again until you review it and run langhost trust
+again. Prompts (.langhost/prompts, AGENTS.md) are not covered: they are
+text, always given to the model as the workspace's data.
 
 --trust-workspace or LANGHOST_TRUST_WORKSPACE=1 trusts every workspace for
 one run (for CI, where the checkout is what you run anyway).`,
