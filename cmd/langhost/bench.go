@@ -11,6 +11,7 @@ import (
 	"github.com/langhost/langhost/host/agent/transcript"
 	"github.com/langhost/langhost/host/bench"
 	"github.com/langhost/langhost/host/config"
+	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/builtin"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/spf13/cobra"
@@ -155,6 +156,14 @@ func benchRun(cmd *cobra.Command, opts *benchRunOptions, args []string) error {
 	out := opts.out
 	if out == "" {
 		out = filepath.Join(cfg.Workspace, ".langhost", "bench", transcript.NewID())
+		// Bench results hold transcripts: keep them out of commits.
+		ws, err := workspace.New(cfg.Workspace)
+		if err == nil {
+			err = ws.IgnoreState()
+		}
+		if err != nil {
+			return err
+		}
 	}
 	getenv := func(k string) string { v, _ := f.env(k); return v }
 	bopts := bench.Options{Out: out, OpenHost: benchHost(f, cfg), Getenv: getenv, Repeat: opts.repeat,

@@ -137,6 +137,11 @@ func Create(ws *workspace.Root, id string, secrets []string) (*Writer, error) {
 	if again, err := ws.Resolve("", Dir); err != nil || again != dir {
 		return nil, failure.New(failure.Precondition, "%s changed while it was created; no transcript was written", Dir)
 	}
+	// A transcript holds what the agent read (a .env, say): keep it out
+	// of commits.
+	if err := ws.IgnoreState(); err != nil {
+		return nil, fmt.Errorf("transcripts: %w", err)
+	}
 	path := filepath.Join(dir, id+".jsonl")
 	f, err := os.OpenFile(path, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600) // O_EXCL: never through a planted symlink
 	if err != nil {
