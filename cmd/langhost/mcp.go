@@ -26,6 +26,7 @@ type mcpOptions struct {
 	categories       []string
 	tools            []string
 	allow            []string
+	writes           string
 	outputSchemas    bool
 	watch            bool
 	progressInterval time.Duration
@@ -46,13 +47,22 @@ files such as go.mod, language server root markers); --language names them
 instead, and so does --tools. --profile picks tools by what they do: readonly (side-effect-free
 tools), edit (readonly plus the semantic edit tools and langhost_apply), all
 (every tool of every language), or a name from the config's mcp.profiles.
---category and --tools narrow further. Tools that change files
-(requiresConfirmation) are hidden unless allowed by --allow or the config's
-tools.allow; allowed ones run as confirmed.
+--category and --tools narrow further.
+
+Tools that change files are annotated destructive, and an MCP client asks
+its user before calling one: that approval is the confirmation (--writes
+client, the default on stdio). It covers the tools that write through a
+transaction, checked by the diagnostics gate and recorded for langhost undo
+(rename_symbol, edit_file, apply of a rename preview, workspace_write_file,
+...). Tools that write in place (go_fmt, go_mod_tidy) are hidden unless
+--allow or the config's tools.allow names them. With --writes allow (the
+default over --http, whose clients may not be yours) only the allowed
+tools write; the others refuse, naming the flag to pass. --profile
+readonly serves no tool that writes.
 
 An edit preview (rename, code_actions, format, organize_imports) carries a
-preview_id; langhost_apply writes exactly that preview if the tool is
-allowed and no file changed since. Spec directories and plugin executables
+preview_id; langhost_apply writes exactly that preview if the tool may
+write and no file changed since. Spec directories and plugin executables
 are watched: a change reloads the tools and clients are notified; a spec that
 breaks keeps its last good version.
 
@@ -74,6 +84,7 @@ mcp.max_concurrent tool calls run at once (more wait, then fail as busy).`,
 		Example: `  langhost mcp --workspace .
   langhost mcp --language go,python --profile readonly
   langhost mcp --profile edit --allow 'go.rename'
+  langhost mcp --writes allow --allow 'go.rename_symbol'
   langhost mcp --tools 'go_*' --allow go.fmt
   LANGHOST_MCP_TOKEN=secret langhost mcp --http 0.0.0.0:8765`,
 		Args: cobra.NoArgs,
@@ -89,6 +100,7 @@ mcp.max_concurrent tool calls run at once (more wait, then fail as busy).`,
 	fl.StringSliceVar(&opts.categories, "category", nil, "serve only tools in one of these categories (repeatable, comma separated)")
 	fl.StringSliceVar(&opts.tools, "tools", nil, "serve only these tools, by id or MCP name, of any language; globs like 'go.*' allowed (comma separated)")
 	fl.StringArrayVar(&opts.allow, "allow", nil, "serve this tool id or glob even though it needs confirmation, and run it confirmed (repeatable)")
+	fl.StringVar(&opts.writes, "writes", "", "who confirms writes: client (the client's approval confirms transactional edits; default on stdio) or allow (only --allow'ed tools write; default with --http)")
 	fl.BoolVar(&opts.outputSchemas, "output-schemas", false, "include each tool's output schema in tools/list (larger listing)")
 	fl.BoolVar(&opts.watch, "watch", true, "reload the tools when spec files or plugin executables change")
 	fl.Bool("prewarm", true, "start the served languages' language servers now, not on the first call (config mcp.prewarm)")
@@ -174,6 +186,7 @@ func serveMCP(cmd *cobra.Command, opts *mcpOptions) error {
 		Categories:       opts.categories,
 		Tools:            opts.tools,
 		Allow:            opts.allow,
+		Writes:           writesMode(opts),
 		OutputSchemas:    opts.outputSchemas,
 		ProgressInterval: opts.progressInterval,
 		Logger:           logger,
@@ -192,7 +205,10 @@ func serveMCP(cmd *cobra.Command, opts *mcpOptions) error {
 		srv.Prewarm()
 	}
 	warnProblems(opts.f, srv.Host().Specs.Problems)
-	reportSurface(opts, srv)
+	if opts.f.verbose() {
+		// Clients log a server's stderr as errors: say this only when asked.
+		reportSurface(opts, srv)
+	}
 	if opts.watch {
 		watchCtx, stop := context.WithCancel(ctx)
 		defer stop()
@@ -207,6 +223,19 @@ func serveMCP(cmd *cobra.Command, opts *mcpOptions) error {
 		fmt.Fprintln(opts.f.io.ErrOut, "langhost mcp: WARNING: --http-insecure-no-auth: no bearer token; every user of this machine can call the tools")
 	}
 	return mcpserver.ServeHTTP(ctx, srv.MCP(), httpOpts)
+}
+
+// writesMode is the --writes mode: as given, else client on stdio and
+// allow over HTTP, where any local process may connect and so a client's
+// approval is not necessarily the user's.
+func writesMode(opts *mcpOptions) string {
+	switch {
+	case opts.writes != "":
+		return opts.writes
+	case opts.http != "":
+		return mcpserver.WritesAllow
+	}
+	return mcpserver.WritesClient
 }
 
 // reportSurface says on stderr what is served and, for detected

@@ -729,8 +729,15 @@ func TestMCPDefaultSurface(t *testing.T) {
 		t.Errorf("tools/list of the default Go workspace is ~%d tokens (%d bytes), over the 15k budget", tokens, size)
 	}
 	_ = cs.Close()
+	// Clients log a server's stderr as errors: a normal session says
+	// nothing there; --verbose says what is served and why.
+	if s := stderr.String(); s != "" {
+		t.Errorf("stderr of a normal session:\n%s", s)
+	}
+	cs, stderr = startStdio(t, f, nil, "--verbose", "--prewarm=false")
+	_ = cs.Close()
 	if !strings.Contains(stderr.String(), "tools for detected go (") || !strings.Contains(stderr.String(), "go.mod is a project file") {
-		t.Errorf("stderr does not say why go was served:\n%s", stderr)
+		t.Errorf("stderr with --verbose does not say why go was served:\n%s", stderr)
 	}
 }
 

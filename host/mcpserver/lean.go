@@ -49,7 +49,9 @@ func mcpTool(t *registry.Tool, withOutput bool) (*mcp.Tool, error) {
 		desc = "Runs `" + strings.Join(t.Command, " ") + "`."
 	}
 	openWorld := strings.Contains(t.SideEffects, "external")
-	destructive := t.RequiresConfirmation
+	// A client asks its user before a destructive call (MCP conventions
+	// in DESIGN.md): every tool that changes the workspace's files says so.
+	destructive := !t.ReadOnly && (t.RequiresConfirmation || transactional(t))
 	mt := &mcp.Tool{
 		Name:        name,
 		Description: desc,

@@ -214,7 +214,7 @@ func applyTool() *mcp.Tool {
 }
 
 // applyHandler runs langhost_apply: the stored preview's call again, with
-// apply and expect, as confirmed when the tool is allowed to write.
+// apply and expect, as confirmed when the tool may write (confirmed).
 func (srv *Server) applyHandler() mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		id, err := previewID(req.Params.Arguments)
@@ -235,9 +235,8 @@ func (srv *Server) applyHandler() mcp.ToolHandler {
 		if t == nil {
 			return toolResult(ApplyToolID, nil, failure.New(failure.NotFound, "%s, which made preview %s, is no longer served", pv.tool, id)), nil
 		}
-		if !allowed(g.h, srv.opts, t.ID) {
-			return toolResult(ApplyToolID, nil, &failure.Error{Code: failure.Precondition, Field: previewIDKey,
-				Message: fmt.Sprintf("%s needs confirmation to write files and is not allowed to: allow it with --allow %s or the config's tools.allow; nothing was written", t.ID, t.ID)}), nil
+		if !confirmed(g.h, srv.opts, t) {
+			return toolResult(ApplyToolID, nil, notPermitted(t.ID, previewIDKey)), nil
 		}
 		input := maps.Clone(pv.input)
 		input["apply"] = true

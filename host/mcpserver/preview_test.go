@@ -137,11 +137,12 @@ func TestPreviewAndApply(t *testing.T) {
 	})
 }
 
-// Without --allow or tools.allow for the tool, apply refuses: an MCP
-// client cannot confirm, so only the user's allowlist can.
+// With --writes allow and without --allow or tools.allow for the tool,
+// apply refuses naming the flags that lift it: only the user's allowlist
+// confirms there.
 func TestApplyHonoursTheAllowlist(t *testing.T) {
 	h, main := goHost(t)
-	srv, err := mcpserver.New(h, mcpserver.Options{})
+	srv, err := mcpserver.New(h, mcpserver.Options{Writes: mcpserver.WritesAllow})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +153,7 @@ func TestApplyHonoursTheAllowlist(t *testing.T) {
 		t.Fatalf("preview: %s", text(res))
 	}
 	res, st = call(t, cs, "langhost_apply", map[string]any{"preview_id": id})
-	if code, _, msg := errorOf(st); !res.IsError || code != "precondition_failed" || !strings.Contains(msg, "--allow go.rename") {
+	if code, _, msg := errorOf(st); !res.IsError || code != "precondition_failed" || !strings.Contains(msg, "--allow go.rename") || !strings.Contains(msg, "--writes client") {
 		t.Errorf("apply without allow: %s", text(res))
 	}
 	if b, _ := os.ReadFile(main); string(b) != shapes {
@@ -185,4 +186,26 @@ func contains(list []string, s string) bool {
 		}
 	}
 	return false
+}
+
+// By default (--writes client) the client's approval of langhost_apply,
+// annotated destructive, is the confirmation: the preview is written.
+func TestApplyByClientApproval(t *testing.T) {
+	h, main := goHost(t)
+	srv, err := mcpserver.New(h, mcpserver.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, srv)
+	res, st := call(t, cs, "go_rename", map[string]any{"symbol": "Area", "new_name": "Size"})
+	id, _ := st["preview_id"].(string)
+	if res.IsError || id == "" {
+		t.Fatalf("preview: %s", text(res))
+	}
+	if res, st = call(t, cs, "langhost_apply", map[string]any{"preview_id": id}); res.IsError || st["applied"] != true {
+		t.Fatalf("apply: %s", text(res))
+	}
+	if b, _ := os.ReadFile(main); !strings.Contains(string(b), "func Size(") {
+		t.Errorf("file not renamed:\n%s", b)
+	}
 }

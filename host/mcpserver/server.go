@@ -56,9 +56,12 @@ type Options struct {
 	// Tools, if set, keeps only tools whose id or MCP name matches one of
 	// these path.Match globs ("go.build", "go.*", "go_*").
 	Tools []string
-	// Allow lists ids or globs of tools that need confirmation and may be
-	// served anyway; they run as confirmed. The host config's tools.allow
-	// is added to it. Other tools needing confirmation are hidden.
+	// Writes says whose approval a write needs: WritesClient (the
+	// default) or WritesAllow.
+	Writes string
+	// Allow lists ids or globs of tools that may write whatever Writes
+	// says; they run as confirmed. The host config's tools.allow is added
+	// to it. Tools needing confirmation that may not write are hidden.
 	Allow []string
 	// OutputSchemas includes each tool's output schema in tools/list. Off
 	// by default: they are most of the listing's size, and results carry
@@ -92,6 +95,18 @@ const (
 	ProfileReadOnly = "readonly" // read-only, side-effect-free tools
 	ProfileEdit     = "edit"     // readonly + semantic edit tools + langhost_apply
 	ProfileAll      = "all"      // every tool of every language
+)
+
+// Who confirms a write (Options.Writes). MCP clients ask their user before
+// calling a tool annotated destructive (Claude Code's permission prompt,
+// Codex's approval policy), so by default that approval is the user's
+// confirmation for the tools whose writes langhost can check and take
+// back: those that write through a transaction, gated by diagnostics and
+// recorded for undo (semantic edits, workspace.write_file). A tool that
+// writes in place (gofmt -w, go mod tidy) still needs Allow.
+const (
+	WritesClient = "client" // the client's approval confirms transactional writes
+	WritesAllow  = "allow"  // only the tools in Allow (or tools.allow) write
 )
 
 // server is one generation of the served state: a host and the tools
@@ -356,7 +371,17 @@ func (srv *Server) dispatch(id string) mcp.ToolHandler {
 		if t == nil {
 			return toolResult(id, nil, failure.New(failure.NotFound, "tool %s is no longer served (its spec changed); list the tools again", id)), nil
 		}
-		res, err := g.handler(t, allowed(g.h, srv.opts, id))(ctx, req)
+		conf := confirmed(g.h, srv.opts, t)
+		if !conf {
+			// Refuse a write before anything runs; bad arguments are
+			// the handler's to report.
+			if input, err := decodeArguments(req.Params.Arguments); err == nil {
+				if ok, field := writes(t, input); ok {
+					return toolResult(id, nil, notPermitted(id, field)), nil
+				}
+			}
+		}
+		res, err := g.handler(t, conf)(ctx, req)
 		if err == nil && res != nil && !res.IsError && offersPreview(t) {
 			srv.notePreview(t, req, res)
 		}
@@ -383,6 +408,12 @@ func selectTools(h *host.Host, opts Options, log hclog.Logger) (_ []*registry.To
 			e.Details = map[string]any{"candidates": c}
 		}
 		return nil, nil, nil, e
+	}
+	switch opts.Writes {
+	case "", WritesClient, WritesAllow:
+	default:
+		return nil, nil, nil, &failure.Error{Code: failure.InvalidInput, Field: "writes",
+			Message: fmt.Sprintf("--writes %q: use %s (the client's approval confirms) or %s (only --allow'ed tools write)", opts.Writes, WritesClient, WritesAllow)}
 	}
 	for _, field := range []struct {
 		name     string
@@ -430,7 +461,7 @@ func selectTools(h *host.Host, opts Options, log hclog.Logger) (_ []*registry.To
 		case len(opts.Categories) > 0 && !hasCategory(t, opts.Categories):
 		case len(opts.Tools) > 0 && !matchAny(opts.Tools, t.ID) && !matchAny(opts.Tools, toolname.Name(t.ID)):
 		case !keep(t):
-		case t.RequiresConfirmation && !allowed(h, opts, t.ID):
+		case t.RequiresConfirmation && !confirmed(h, opts, t):
 		default:
 			served, err := h.Registry.Tool(t.ID) // with its schemas
 			if err != nil {
@@ -480,6 +511,51 @@ func hasCategory(t *registry.Tool, want []string) bool {
 // (by id or MCP name) or the config's tools.allow names it.
 func allowed(h *host.Host, opts Options, id string) bool {
 	return matchAny(opts.Allow, id) || matchAny(opts.Allow, toolname.Name(id)) || h.Config.Allows(id)
+}
+
+// confirmed reports whether calls of t run confirmed: the user allowed
+// it, or the client's approval stands for the user's (WritesClient) and t
+// writes only through a transaction.
+func confirmed(h *host.Host, opts Options, t *registry.Tool) bool {
+	return allowed(h, opts, t.ID) || opts.Writes != WritesAllow && transactional(t)
+}
+
+// transactional reports whether t writes workspace files only through a
+// transaction, which checks the edit's diagnostics before writing and
+// records it for undo: the semantic and built-in edit tools, not a CLI
+// tool.
+func transactional(t *registry.Tool) bool {
+	return t.Kind != registry.KindCLI && t.SideEffects == "workspace"
+}
+
+// writes reports whether a call of t with input would write files, as
+// opposed to previewing the edit: apply asks a previewing tool to write,
+// dry_run asks a writing tool not to.
+func writes(t *registry.Tool, input map[string]any) (bool, string) {
+	if t.ReadOnly || !t.RequiresConfirmation && !transactional(t) {
+		return false, ""
+	}
+	if t.InputSchema != nil {
+		if _, ok := t.InputSchema.Properties["apply"]; ok {
+			return input["apply"] == true, "apply"
+		}
+		if _, ok := t.InputSchema.Properties["dry_run"]; ok {
+			return input["dry_run"] != true, "dry_run"
+		}
+	}
+	return true, ""
+}
+
+// notPermitted is the refusal of a write the server may not make, naming
+// what lifts it.
+func notPermitted(id, field string) *failure.Error {
+	msg := fmt.Sprintf("%s writes files, and this server lets only the tools it is told to allow write (--writes %s): "+
+		"start it with --allow %s (or list %s in tools.allow of your config), or with --writes %s to let your client's approval confirm it; nothing was written",
+		id, WritesAllow, id, id, WritesClient)
+	if field == "dry_run" {
+		msg += "; pass dry_run: true for a preview"
+	}
+	return &failure.Error{Code: failure.Precondition, Field: field, Message: msg}
 }
 
 // matchAny reports whether id matches one of the globs (validated by Select).
