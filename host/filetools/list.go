@@ -27,6 +27,9 @@ type listInput struct {
 type listOutput struct {
 	Files     []string `json:"files"`
 	Truncated bool     `json:"truncated"`
+	// IgnoreNote says that .gitignore patterns were left out (their
+	// bound): files git ignores may be listed.
+	IgnoreNote string `json:"ignore_note,omitempty"`
 }
 
 func (ts *tools) list(ctx context.Context, call registry.Call) (any, error) {
@@ -58,6 +61,7 @@ func (ts *tools) list(ctx context.Context, call registry.Call) (any, error) {
 		return nil, err
 	}
 	out.Truncated = out.Truncated || w.truncated
+	out.IgnoreNote = w.ignoreNote()
 	return out, nil
 }
 

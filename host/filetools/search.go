@@ -42,6 +42,7 @@ type searchOutput struct {
 	FilesSearched int      `json:"files_searched"`
 	Skipped       []string `json:"skipped,omitempty"` // files too large to search
 	Truncated     bool     `json:"truncated"`
+	IgnoreNote    string   `json:"ignore_note,omitempty"` // as list_files'
 }
 
 func (ts *tools) search(ctx context.Context, call registry.Call) (any, error) {
@@ -97,6 +98,7 @@ func (ts *tools) search(ctx context.Context, call registry.Call) (any, error) {
 		return nil, err
 	}
 	out.Truncated = out.Truncated || w.truncated
+	out.IgnoreNote = w.ignoreNote()
 	return out, nil
 }
 

@@ -2,6 +2,7 @@ package filetools
 
 import (
 	"context"
+	"fmt"
 	"io/fs"
 	"os"
 	"path"
@@ -29,6 +30,17 @@ type walker struct {
 	ignore         gitignore.Matcher
 	entries        int
 	truncated      bool // stopped at maxWalkEntries
+	ignoreFull     bool // .gitignore patterns were left out (gitignore.MaxPatterns)
+}
+
+// ignoreNote says, when .gitignore patterns were left out, that the
+// result may hold files git ignores; "" otherwise.
+func (w *walker) ignoreNote() string {
+	if !w.ignoreFull && w.ignore.Dropped() == 0 {
+		return ""
+	}
+	return fmt.Sprintf("the .gitignore files hold more than the %d patterns (%d KiB) langhost applies; the rest were not applied, so files they ignore may be listed",
+		gitignore.MaxPatterns, gitignore.MaxPatternBytes>>10)
 }
 
 // walk calls visit with the workspace-relative path of every file below
@@ -127,6 +139,10 @@ func (w *walker) loadIgnore(rel, abs string) {
 	p := filepath.Join(abs, ".gitignore")
 	if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
 		return // a symlinked .gitignore could point anywhere
+	}
+	if w.ignore.Full() {
+		w.ignoreFull = true // not even read: it would only be dropped
+		return
 	}
 	if b, err := safefile.ReadRegular(p, maxIgnoreSize); err == nil {
 		w.ignore.Add(rel, b)
