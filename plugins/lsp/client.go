@@ -37,7 +37,8 @@ type Options struct {
 	// WorkspaceFolders answer workspace/workspaceFolders.
 	WorkspaceFolders []WorkspaceFolder
 	// ApplyEdit handles workspace/applyEdit. When nil the client declines
-	// server-initiated edits; they are still recorded (see ServerEdits).
+	// server-initiated edits; the latest are still recorded (see
+	// ServerEdits).
 	ApplyEdit func(ctx context.Context, edit WorkspaceEdit) (applied bool, reason string)
 	// OnProgress is told about every work-done progress event.
 	OnProgress func(ProgressEvent)
@@ -98,6 +99,20 @@ type Client struct {
 // time); without a bound a server sending requests in a loop would make
 // the client start goroutines until it runs out of memory.
 const maxAnswering = 32
+
+// Bounds of what a server can make the client keep: a server sends what
+// it likes for as long as it runs, and nothing else would ever free it.
+const (
+	// maxServerEdits workspace/applyEdit edits are kept for ServerEdits,
+	// the latest; one larger than maxServerEditBytes is not kept.
+	maxServerEdits     = 16
+	maxServerEditBytes = 1 << 20
+	// maxProgress active work-done progress tokens; a begin beyond is
+	// passed on but not tracked.
+	maxProgress = 1024
+	// maxRegistrations capability registrations; more are refused.
+	maxRegistrations = 1024
+)
 
 // NewClient starts a client reading from r and writing to w.
 func NewClient(r io.Reader, w io.WriteCloser, opts Options) *Client {
@@ -242,7 +257,8 @@ func (c *Client) ActiveProgress() []ProgressEvent {
 	return slices.Collect(maps.Values(c.progress))
 }
 
-// ServerEdits returns the workspace edits the server asked the client to apply.
+// ServerEdits returns the latest workspace edits the server asked the
+// client to apply (at most maxServerEdits, none over maxServerEditBytes).
 func (c *Client) ServerEdits() []WorkspaceEdit {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -488,6 +504,11 @@ func (c *Client) serve(method string, params json.RawMessage) (any, *ResponseErr
 		}
 		c.mu.Lock()
 		for _, r := range p.Registrations {
+			if _, ok := c.registrations[r.ID]; !ok && len(c.registrations) >= maxRegistrations {
+				c.changedLocked()
+				c.mu.Unlock()
+				return nil, &ResponseError{Code: CodeInvalidParams, Message: fmt.Sprintf("more than %d capability registrations", maxRegistrations)}
+			}
 			c.registrations[r.ID] = r
 		}
 		c.changedLocked()
@@ -517,10 +538,17 @@ func (c *Client) serve(method string, params json.RawMessage) (any, *ResponseErr
 		if err := json.Unmarshal(params, &p); err != nil {
 			return nil, &ResponseError{Code: CodeInvalidParams, Message: err.Error()}
 		}
-		c.mu.Lock()
-		c.serverEdits = append(c.serverEdits, p.Edit)
-		c.changedLocked()
-		c.mu.Unlock()
+		if len(params) <= maxServerEditBytes {
+			c.mu.Lock()
+			if len(c.serverEdits) == maxServerEdits {
+				c.serverEdits = slices.Delete(c.serverEdits, 0, 1)
+			}
+			c.serverEdits = append(c.serverEdits, p.Edit)
+			c.changedLocked()
+			c.mu.Unlock()
+		} else {
+			c.log.Debug("server edit not recorded: too large", "bytes", len(params), "limit", maxServerEditBytes)
+		}
 		type result struct {
 			Applied       bool   `json:"applied"`
 			FailureReason string `json:"failureReason,omitempty"`
@@ -591,11 +619,14 @@ func (c *Client) notification(m *message) {
 		c.mu.Lock()
 		switch ev.Kind {
 		case "begin":
-			c.progress[ev.Token] = ev
+			if _, ok := c.progress[ev.Token]; ok || len(c.progress) < maxProgress {
+				c.progress[ev.Token] = ev
+			}
 		case "report":
-			prev := c.progress[ev.Token]
-			ev.Title = prev.Title
-			c.progress[ev.Token] = ev
+			if prev, ok := c.progress[ev.Token]; ok || len(c.progress) < maxProgress {
+				ev.Title = prev.Title
+				c.progress[ev.Token] = ev
+			}
 		case "end":
 			ev.Title = c.progress[ev.Token].Title
 			delete(c.progress, ev.Token)
