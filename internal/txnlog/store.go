@@ -136,13 +136,6 @@ func WorkspaceRecordsNote(root string) string {
 	if n == 0 {
 		return ""
 	}
-	return fmt.Sprintf("%s holds %d transaction record(s), from an older langhost or shipped with the repository: they are ignored and never undone (this user's records are kept in %s)",
-		LegacyDir, n, stateDirOrDefault())
-}
-
-func stateDirOrDefault() string {
-	if d, err := StateDir(); err == nil {
-		return d
-	}
-	return "the user's state directory"
+	return fmt.Sprintf("%s holds %d transaction record(s), from an older langhost or shipped with the repository: they are ignored and never undone (this user's records are kept outside the workspace)",
+		LegacyDir, n)
 }
