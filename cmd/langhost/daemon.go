@@ -15,7 +15,8 @@ import (
 )
 
 type daemonStatusOptions struct {
-	f *factory
+	f   *factory
+	all bool
 }
 
 type daemonStopOptions struct {
@@ -33,12 +34,14 @@ func newDaemonCmd(f *factory) *cobra.Command {
 or daemon.enabled: false in the config.`,
 	}
 	statusOpts := &daemonStatusOptions{f: f}
-	cmd.AddCommand(&cobra.Command{
+	status := &cobra.Command{
 		Use:   "status",
-		Short: "List this user's running daemons: workspace, uptime, idle time, processes and memory",
+		Short: "Show the workspace's daemon (--all: every daemon of this user): uptime, idle time, language servers and memory",
 		Args:  cobra.NoArgs,
 		RunE:  func(cmd *cobra.Command, _ []string) error { return daemonStatusRun(cmd, statusOpts) },
-	})
+	}
+	status.Flags().BoolVar(&statusOpts.all, "all", false, "list every daemon of this user, whatever its workspace")
+	cmd.AddCommand(status)
 	stopOpts := &daemonStopOptions{f: f}
 	stop := &cobra.Command{
 		Use:   "stop",
@@ -56,12 +59,18 @@ func daemonStatusRun(cmd *cobra.Command, opts *daemonStatusOptions) error {
 	if err != nil {
 		return failure.Wrap(failure.Internal, err, "list daemons")
 	}
+	scope := "any workspace"
+	if !opts.all {
+		if scope, list, err = workspaceDaemons(opts.f, list); err != nil {
+			return err
+		}
+	}
 	if list == nil {
 		list = []*daemon.Status{}
 	}
 	return printer{opts.f}.result(commandPath(cmd), list, nil, func(w io.Writer) error {
 		if len(list) == 0 {
-			_, err := fmt.Fprintln(w, "no daemon running")
+			_, err := fmt.Fprintf(w, "no daemon running for %s\n", scope)
 			return err
 		}
 		rows := [][]string{{"PID", "WORKSPACE", "UPTIME", "IDLE", "CALLS", "MEMORY", "PROCESSES"}}
@@ -86,20 +95,8 @@ func daemonStopRun(cmd *cobra.Command, opts *daemonStopOptions) error {
 	targets := list
 	scope := "any workspace"
 	if !opts.all {
-		cfg, err := opts.f.config()
-		if err != nil {
+		if scope, targets, err = workspaceDaemons(opts.f, list); err != nil {
 			return err
-		}
-		ws, err := workspace.New(cfg.Workspace)
-		if err != nil {
-			return err
-		}
-		scope = ws.Dir()
-		targets = nil
-		for _, st := range list {
-			if st.Workspace == ws.Dir() {
-				targets = append(targets, st)
-			}
 		}
 	}
 	stopped := []*daemon.Status{}
@@ -127,6 +124,26 @@ func daemonStopRun(cmd *cobra.Command, opts *daemonStopOptions) error {
 	})
 }
 
+// workspaceDaemons keeps the daemons of the command's workspace (found
+// upward from the working directory, or --workspace) and names it.
+func workspaceDaemons(f *factory, list []*daemon.Status) (string, []*daemon.Status, error) {
+	cfg, err := f.config()
+	if err != nil {
+		return "", nil, err
+	}
+	ws, err := workspace.New(cfg.Workspace)
+	if err != nil {
+		return "", nil, err
+	}
+	var out []*daemon.Status
+	for _, st := range list {
+		if st.Workspace == ws.Dir() {
+			out = append(out, st)
+		}
+	}
+	return ws.Dir(), out, nil
+}
+
 func millis(ms int64) string {
 	return (time.Duration(ms) * time.Millisecond).Round(time.Second).String()
 }
@@ -140,7 +157,8 @@ func memory(b int64) string {
 }
 
 // processList names the daemon's plugins and language servers with their
-// memory: "gopls 61.2 MB, langhost plugin serve semantic 24.0 MB".
+// memory: "gopls 61.2 MB, langhost plugin serve semantic 24.0 MB",
+// "pyright-langserver 90.1 MB" rather than "node /usr/lib/node_mod...".
 func processList(st *daemon.Status) string {
 	if st.RSSBytes < 0 {
 		return "n/a"
@@ -150,14 +168,10 @@ func processList(st *daemon.Status) string {
 		if p.PID == st.PID {
 			continue
 		}
-		name := p.Command
-		if argv0, rest, ok := strings.Cut(name, " "); ok {
-			name = filepath.Base(argv0) + " " + rest
-		} else {
+		name := p.Name
+		if name == "" { // a daemon of an older langhost
+			name, _, _ = strings.Cut(p.Command, " ")
 			name = filepath.Base(name)
-		}
-		if len(name) > 40 {
-			name = name[:40] + "..."
 		}
 		parts = append(parts, fmt.Sprintf("%s %s", name, memory(p.RSSBytes)))
 	}

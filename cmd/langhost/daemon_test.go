@@ -144,7 +144,7 @@ func (f *daemonFixture) references(args ...string) string {
 // daemons returns `daemon status` and remembers their processes.
 func (f *daemonFixture) daemons() []daemon.Status {
 	f.t.Helper()
-	env, code, stderr := f.run("daemon", "status")
+	env, code, stderr := f.run("daemon", "status", "--all")
 	if code != 0 {
 		f.t.Fatalf("daemon status: exit %d: %s", code, stderr)
 	}

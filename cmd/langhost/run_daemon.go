@@ -27,7 +27,7 @@ func runToolCall(ctx context.Context, opts *runOptions, h *host.Host, t *registr
 	if err := t.ValidateInput(call.Input); err != nil {
 		return nil, err
 	}
-	res, err := daemonCall(ctx, h, t, call)
+	res, err := daemonCall(ctx, h, t, call, func(msg string) { fmt.Fprintf(opts.f.io.ErrOut, "note: %s\n", msg) })
 	var ue *daemon.UnavailableError
 	if !errors.As(err, &ue) {
 		return res, err
@@ -42,7 +42,9 @@ func runToolCall(ctx context.Context, opts *runOptions, h *host.Host, t *registr
 	return h.Registry.Call(ctx, t.ID, call)
 }
 
-func daemonCall(ctx context.Context, h *host.Host, t *registry.Tool, call registry.Call) (*registry.Result, error) {
+// daemonCall runs call in the workspace's daemon; notify hears why a
+// running daemon was replaced, when the user should know.
+func daemonCall(ctx context.Context, h *host.Host, t *registry.Tool, call registry.Call, notify func(string)) (*registry.Result, error) {
 	id, err := daemon.NewIdentity(h.Config, h.Workspace)
 	if err != nil {
 		return nil, &daemon.UnavailableError{Err: err}
@@ -51,6 +53,7 @@ func daemonCall(ctx context.Context, h *host.Host, t *registry.Tool, call regist
 	if err != nil {
 		return nil, &daemon.UnavailableError{Err: err}
 	}
+	start.Notify = notify
 	return daemon.Call(ctx, id, start, daemon.CallRequest{Tool: t.ID, Input: call.Input, Confirmed: call.Confirmed})
 }
 

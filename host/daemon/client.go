@@ -59,6 +59,9 @@ type Command struct {
 	Args []string
 	Dir  string
 	Env  []string
+	// Notify, if set, is told why a running daemon is replaced when the
+	// user can act on it (it was started with another PATH).
+	Notify func(msg string)
 }
 
 // Call runs req in the daemon of id. A missing, stale or crashed daemon is
@@ -103,6 +106,9 @@ func EnsureRunning(ctx context.Context, id Identity, paths Paths, start Command)
 	case err == nil && st.Fingerprint == id.Fingerprint:
 		return nil // another caller started it
 	case err == nil:
+		if st.PathHash != "" && st.PathHash != id.PathHash && start.Notify != nil {
+			start.Notify(fmt.Sprintf("the workspace's daemon (pid %d) was started with another PATH: replacing it, so that language servers are looked up on this one", st.PID))
+		}
 		// Stop removes the socket before it answers.
 		if _, err := c.Stop(ctx); err != nil {
 			return fmt.Errorf("stop outdated daemon %d: %w", st.PID, err)

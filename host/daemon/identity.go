@@ -31,7 +31,12 @@ import (
 type Identity struct {
 	Workspace   string // real path of the workspace root
 	Key         string // names the socket: workspace root and effective configuration
-	Fingerprint string // the executable, the spec files and Key
+	Fingerprint string // the executable, the spec files, PathHash and Key
+	// PathHash identifies the PATH the daemon looks language servers up
+	// on: a daemon started before gopls was installed (and PATH changed)
+	// would keep answering "gopls is not installed", so another PATH
+	// replaces it, and the caller says so.
+	PathHash string
 }
 
 // ignoredSettings do not change what a daemon answers: output format and
@@ -68,8 +73,10 @@ func NewIdentity(cfg *config.Config, ws *workspace.Root) (Identity, error) {
 	// the 104-byte limit of socket paths.
 	id.Key = hex.EncodeToString(h.Sum(nil)[:16])
 
+	sum := sha256.Sum256([]byte(os.Getenv("PATH")))
+	id.PathHash = hex.EncodeToString(sum[:8])
 	h = sha256.New()
-	fmt.Fprintf(h, "key\x00%s\x00version\x00%s\x00", id.Key, host.Version)
+	fmt.Fprintf(h, "key\x00%s\x00version\x00%s\x00path\x00%s\x00", id.Key, host.Version, id.PathHash)
 	if err := hashExecutable(h); err != nil {
 		return Identity{}, err
 	}

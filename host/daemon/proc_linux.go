@@ -72,6 +72,7 @@ func readProcess(pid int) (Process, bool) {
 	if cmdline, err := os.ReadFile(dir + "/cmdline"); err == nil && len(cmdline) > 0 {
 		p.Command = strings.TrimSpace(strings.ReplaceAll(string(cmdline), "\x00", " "))
 	}
+	p.Name = processName(p.Command)
 	if len(p.Command) > maxCommand {
 		p.Command = p.Command[:maxCommand] + "..."
 	}

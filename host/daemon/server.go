@@ -311,6 +311,7 @@ func (s *Server) Status() *Status {
 		Workspace:     s.id.Workspace,
 		Log:           s.opts.Log,
 		Fingerprint:   s.id.Fingerprint,
+		PathHash:      s.id.PathHash,
 		Started:       s.started,
 		UptimeMS:      now.Sub(s.started).Milliseconds(),
 		IdleTimeoutMS: s.opts.IdleTimeout.Milliseconds(),

@@ -52,6 +52,7 @@ type Status struct {
 	Socket        string    `json:"socket"`
 	Log           string    `json:"log,omitempty"`
 	Fingerprint   string    `json:"fingerprint"`
+	PathHash      string    `json:"pathHash,omitempty"` // see Identity.PathHash
 	Started       time.Time `json:"started"`
 	UptimeMS      int64     `json:"uptimeMs"`
 	IdleMS        int64     `json:"idleMs"` // since the last call ended; 0 while one runs
@@ -71,6 +72,9 @@ type Process struct {
 	PID      int    `json:"pid"`
 	PPID     int    `json:"ppid"`
 	Command  string `json:"command"`
+	// Name is what the process is, e.g. gopls, pyright-langserver,
+	// tsserver, not the interpreter that runs it (node): see processName.
+	Name     string `json:"name"`
 	RSSBytes int64  `json:"rssBytes"`
 }
 
