@@ -69,9 +69,9 @@ type Status struct {
 
 // Process is one process of a daemon's tree.
 type Process struct {
-	PID      int    `json:"pid"`
-	PPID     int    `json:"ppid"`
-	Command  string `json:"command"`
+	PID     int    `json:"pid"`
+	PPID    int    `json:"ppid"`
+	Command string `json:"command"`
 	// Name is what the process is, e.g. gopls, pyright-langserver,
 	// tsserver, not the interpreter that runs it (node): see processName.
 	Name     string `json:"name"`
