@@ -60,7 +60,7 @@ type txn struct {
 
 // TxnResult is the outcome of a transaction.
 type TxnResult struct {
-	ID       string           `json:"transaction_id,omitempty" jsonschema:"id of the record under .langhost/transactions/ (for langhost undo)"`
+	ID       string           `json:"transaction_id,omitempty" jsonschema:"id of the transaction record (for langhost undo and transactions show)"`
 	Applied  bool             `json:"applied"`
 	DryRun   bool             `json:"dry_run,omitempty"`
 	Files    []FileDiff       `json:"files"`
