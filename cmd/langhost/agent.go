@@ -103,7 +103,9 @@ func agentRun(cmd *cobra.Command, opts *agentRunOptions, task string) error {
 	}
 	roleSet, err := prompts.LoadRoles(f.paths.User, h.Workspace.Dir(), h.Config.Trust.Trusted)
 	if err != nil {
-		return failure.Wrap(failure.InvalidInput, err, "roles")
+		// Its class stands: invalid_input for a bad role file,
+		// precondition_failed for one leading out of the workspace.
+		return err
 	}
 	for _, warn := range roleSet.Warnings {
 		fmt.Fprintf(f.io.ErrOut, "warning: %s\n", printable(warn))

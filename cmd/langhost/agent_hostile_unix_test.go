@@ -69,3 +69,27 @@ func symlink(t *testing.T, target, link string) {
 		t.Fatal(err)
 	}
 }
+
+// TestAgentRunRolesSymlinkedOut: an agent run in a workspace whose
+// .langhost/roles leads out of it is refused (exit 4) before any model
+// call, trusted or not: the roles there are not the workspace's to give.
+func TestAgentRunRolesSymlinkedOut(t *testing.T) {
+	for _, trusted := range []bool{false, true} {
+		c := newCLI(t)
+		c.ws = agentWorkspace(t)
+		outside := t.TempDir()
+		write(t, filepath.Join(outside, "default.yaml"), "name: default\ndescription: outside\ntools: {sideEffects: [none, workspace, external], exec: true}\n")
+		mkdir(t, filepath.Join(c.ws, ".langhost"))
+		symlink(t, outside, filepath.Join(c.ws, ".langhost", "roles"))
+		if trusted {
+			c.env["LANGHOST_TRUST_WORKSPACE"] = "1"
+		}
+		o := c.run("agent", "run", "--provider", "openai-compatible", "--base-url", "http://127.0.0.1:1/v1", "--model", "m", "fix it")
+		if o.code != 4 || len(o.env.Errors) == 0 || !strings.Contains(o.env.Errors[0].Message, "leads outside the workspace") {
+			t.Fatalf("trusted=%v: exit %d\n%s\n%s", trusted, o.code, o.stdout, o.stderr)
+		}
+		if _, err := os.Stat(filepath.Join(c.ws, ".langhost", "runs")); err == nil {
+			t.Errorf("trusted=%v: a run was started", trusted)
+		}
+	}
+}
