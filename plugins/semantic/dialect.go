@@ -14,6 +14,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/lsp"
@@ -404,4 +405,60 @@ func memberName(name, container string) (string, string) {
 		}
 	}
 	return sig, container
+}
+
+// trimTrivia narrows each declaration's range to the declaration itself.
+// csharp-ls sends Roslyn's full spans: from the end of the previous
+// declaration (blank lines, indentation, comments) to the start of the
+// next line, which would make edits that cut, indent or insert next to a
+// declaration cut from and indent to the wrong column.
+func trimTrivia(m *lsp.Mapper, syms []lsp.DocumentSymbol) {
+	text := m.Content()
+	for i := range syms {
+		s := &syms[i]
+		trimTrivia(m, s.Children)
+		start, err1 := m.Offset(s.Range.Start)
+		end, err2 := m.Offset(s.Range.End)
+		sel, err3 := m.Offset(s.SelectionRange.Start)
+		selEnd, err4 := m.Offset(s.SelectionRange.End)
+		if err1 != nil || err2 != nil || err3 != nil || err4 != nil || start > sel || end < selEnd || end > len(text) {
+			continue
+		}
+		for start < sel {
+			switch {
+			case isSpace(text[start]):
+				start++
+				continue
+			case strings.HasPrefix(string(text[start:sel]), "//"):
+				if nl := strings.IndexByte(string(text[start:sel]), '\n'); nl >= 0 {
+					start += nl + 1
+					continue
+				}
+			case strings.HasPrefix(string(text[start:sel]), "/*"):
+				if close := strings.Index(string(text[start:sel]), "*/"); close >= 0 {
+					start += close + 2
+					continue
+				}
+			}
+			break
+		}
+		for end > selEnd && isSpace(text[end-1]) {
+			end--
+		}
+		s.Range.Start, s.Range.End = positionAt(m, start), positionAt(m, end)
+	}
+}
+
+func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
+
+// positionAt converts a byte offset of m's content to an LSP position.
+func positionAt(m *lsp.Mapper, off int) lsp.Position {
+	text := m.Content()[:off]
+	line := strings.Count(string(text), "\n")
+	col := utf8.RuneCount(text[strings.LastIndexByte(string(text), '\n')+1:])
+	p, err := m.Position(line+1, col+1)
+	if err != nil {
+		return lsp.Position{Line: uint32(line)}
+	}
+	return p
 }

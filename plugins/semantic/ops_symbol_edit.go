@@ -468,7 +468,11 @@ func deleteSymbol(ctx context.Context, c *call, in *deleteInput) (*symbolEditOut
 			return "", nil, err
 		}
 		from, to := d.leadingStart(), d.lastLineEnd()
-		if strings.TrimSpace(text[lineStart(text, d.start):d.start]) != "" || strings.TrimSpace(text[d.end:to]) != "" && !strings.HasPrefix(strings.TrimSpace(text[d.end:to]), "//") {
+		after := "" // the rest of the last line; none when the range ends on a newline
+		if to > d.end {
+			after = strings.TrimSpace(text[d.end:to])
+		}
+		if strings.TrimSpace(text[lineStart(text, d.start):d.start]) != "" || after != "" && !strings.HasPrefix(after, "//") {
 			return "", nil, fieldErr(failure.Precondition, "symbol", "%s shares its lines with other code; delete it with edit_file", ref.selector())
 		}
 		if to < len(text) {

@@ -486,7 +486,11 @@ func (c *call) documentSymbols(ctx context.Context, doc *document) ([]lsp.Docume
 	if err != nil {
 		return nil, failure.Wrap(failure.Internal, err, "decoding documentSymbol result from %s", c.s.name)
 	}
-	return declarationsOnly(syms), nil
+	syms = declarationsOnly(syms)
+	if c.e.cfg.Dialect == DialectCSharpLS {
+		trimTrivia(doc.mapper, syms)
+	}
+	return syms, nil
 }
 
 // docAt returns a read-only view of the document of uri (for files the
