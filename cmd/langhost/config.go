@@ -29,8 +29,10 @@ the user config file (~/.config/langhost/config.yaml), the workspace's
 .langhost.yaml, LANGHOST_* environment variables, flags.
 
 Unless the workspace is trusted (see langhost trust), its .langhost.yaml may
-set only format, log.level and lower limits; the settings it may not set
-are listed as ignored, with the reason.`,
+set only format, log.level and lower limits (a smaller positive value:
+0, negative or unparsable values, which would remove the limit, are
+ignored like a raise); the settings it may not set are listed as ignored,
+with the reason.`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error { return configShowRun(cmd, opts) },
 	})

@@ -48,7 +48,8 @@ func newTrustCmd(f *factory) *cobra.Command {
 		Long: `Mark the workspace DIR (default: the workspace) as trusted.
 
 An untrusted workspace's .langhost.yaml may set only format, log.level and
-lower limits (timeout, max_output, daemon.idle_timeout, spec.max_size); keys
+lower limits (timeout, max_output, daemon.idle_timeout, spec.max_size) to
+smaller positive values (0 or less would remove a limit); keys
 that grant something (tools.allow, languages, workspace, mcp.token, daemon.enabled)
 are ignored with a warning, and its specs in .langhost/languages are not loaded.
 
