@@ -2,6 +2,7 @@ package mcpserver
 
 import (
 	"context"
+	"errors"
 	"log/slog"
 
 	"github.com/hashicorp/go-hclog"
@@ -37,11 +38,18 @@ func (h hclogHandler) Enabled(_ context.Context, l slog.Level) bool {
 
 func (h hclogHandler) Handle(_ context.Context, r slog.Record) error {
 	args := append([]any(nil), h.attrs...)
+	level := hclogLevel(r.Level)
 	r.Attrs(func(a slog.Attr) bool {
 		args = appendAttr(args, h.prefix, a)
+		// The SDK reports the end of a session by cancellation (SIGINT,
+		// the client going away) as an error; it is a normal shutdown,
+		// and clients log a server's stderr as errors.
+		if err, ok := a.Value.Resolve().Any().(error); ok && errors.Is(err, context.Canceled) && level > hclog.Debug {
+			level = hclog.Debug
+		}
 		return true
 	})
-	h.l.Log(hclogLevel(r.Level), r.Message, args...)
+	h.l.Log(level, r.Message, args...)
 	return nil
 }
 
