@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"path/filepath"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -234,14 +233,6 @@ func workspaceLayer(ws *workspace.Root) (text string, sources, warnings []string
 // dataBlock delimits untrusted text so that it cannot pass for langhost's.
 func dataBlock(path, body string) string {
 	return fmt.Sprintf("<workspace-file path=%q>\n%s\n</workspace-file>", path, escapeDelimiter(body))
-}
-
-var delimiterRE = regexp.MustCompile(`(?i)<\s*(/?\s*workspace-file)`)
-
-// escapeDelimiter keeps a file from closing its own delimiter and
-// continuing as if it were langhost's text.
-func escapeDelimiter(s string) string {
-	return delimiterRE.ReplaceAllString(s, "&lt;$1")
 }
 
 // readPrefix reads the first n bytes of the regular file at path.
