@@ -3,10 +3,12 @@ package roslynagent_test
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"slices"
 	"testing"
 
+	"github.com/langhost/langhost/internal/lsptest/csharpls"
 	"github.com/langhost/langhost/internal/lsptest/roslyntest"
 	"github.com/langhost/langhost/plugins/pluginapi"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
@@ -59,27 +61,44 @@ func TestProjectOperationsNeedNoServer(t *testing.T) {
 }
 
 // TestSemanticOperationsThroughServer runs both kinds through one agent,
-// the language server being the scripted Roslyn peer.
+// the language server being real csharp-ls on testdata/zoo.
 func TestSemanticOperationsThroughServer(t *testing.T) {
+	csharpls.Require(t)
 	a := roslynagent.New(nil)
-	open(t, a, roslyntest.Build(t))
+	root := t.TempDir()
+	if err := os.CopyFS(root, os.DirFS(csharpls.Zoo())); err != nil {
+		t.Fatal(err)
+	}
+	cfg, _ := json.Marshal(map[string]any{"command": "csharp-ls", "dialect": "csharp-ls", "rootMarkers": []string{"*.sln"}, "readyTimeout": "3m"})
+	if err := a.Open(context.Background(), pluginapi.OpenRequest{Root: root, Language: "csharp", Config: cfg}, nil); err != nil {
+		t.Fatalf("Open: %v", err)
+	}
+	t.Cleanup(func() { _ = a.Shutdown(context.Background()) })
 	st, _ := a.Status(context.Background())
 	if st.ServerPID != 0 {
 		t.Errorf("the server started on Open: %+v", st)
 	}
-	out, err := invoke(a, "find_implementations", `{"symbol":"IShape","kind":"interface"}`)
+	out, err := invoke(a, "find_implementations", `{"symbol":"IAnimal","kind":"interface"}`)
 	if err != nil {
 		t.Fatalf("find_implementations: %v", err)
 	}
 	var impls struct{ Implementations []struct{ File string } }
-	if err := json.Unmarshal(out, &impls); err != nil || len(impls.Implementations) != 2 {
+	if err := json.Unmarshal(out, &impls); err != nil || len(impls.Implementations) != 4 {
 		t.Errorf("find_implementations = %s", out)
 	}
 	st, _ = a.Status(context.Background())
 	if st.ServerPID == 0 {
 		t.Errorf("no server after a semantic operation: %+v", st)
 	}
-	if _, err := invoke(a, "source_files", `{"project":"src/Shapes/Shapes.csproj"}`); err != nil {
+	out, err = invoke(a, "load_status", `{}`)
+	var ls struct {
+		Server   string `json:"server"`
+		Complete bool   `json:"complete"`
+	}
+	if err != nil || json.Unmarshal(out, &ls) != nil || ls.Server != "csharp-ls" || !ls.Complete {
+		t.Errorf("load_status = %s, %v", out, err)
+	}
+	if _, err := invoke(a, "source_files", `{"project":"src/Zoo.Core/Zoo.Core.csproj"}`); err != nil {
 		t.Errorf("source_files: %v", err)
 	}
 	if err := a.Shutdown(context.Background()); err != nil {
@@ -116,7 +135,7 @@ func TestDescribe(t *testing.T) {
 	for _, op := range d.Operations {
 		names = append(names, op.Name)
 	}
-	for _, want := range []string{"find_references", "rename", "list_projects", "project_info", "project_references", "package_references", "source_files", "namespaces"} {
+	for _, want := range []string{"find_references", "rename", "find_subclasses", "find_overrides", "find_usages", "method_overloads", "load_status", "list_projects", "project_info", "project_references", "package_references", "source_files", "namespaces"} {
 		if !slices.Contains(names, want) {
 			t.Errorf("Describe lacks %s: %v", want, names)
 		}

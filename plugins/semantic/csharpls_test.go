@@ -2,11 +2,11 @@ package semantic
 
 import (
 	"fmt"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/langhost/langhost/internal/lsptest/csharpls"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
@@ -19,15 +19,11 @@ var csharpLSConfig = Config{
 	ReadyTimeout: "3m",
 }
 
-// requireCSharpLS fails the test where the .NET SDK is on PATH and
-// csharp-ls is not (scripts/install-tools.sh installs it pinned there), and
-// skips it, naming what is missing, where there is no SDK to run it on.
+// requireCSharpLS fails where dotnet is on PATH and csharp-ls is not,
+// and skips where dotnet is not.
 func requireCSharpLS(t testing.TB) {
 	t.Helper()
-	if _, err := exec.LookPath("dotnet"); err != nil {
-		t.Skip("dotnet (the .NET SDK) is not on PATH: C# semantics need it to run csharp-ls")
-	}
-	requireTool(t, "csharp-ls")
+	csharpls.Require(t)
 }
 
 var sharedCS shared
