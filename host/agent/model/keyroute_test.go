@@ -1,6 +1,7 @@
 package model_test
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"strings"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/langhost/langhost/host/agent/model"
 	"github.com/langhost/langhost/host/agent/modeltest"
+	"github.com/langhost/langhost/internal/redact"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
@@ -96,5 +98,44 @@ func TestOfficialEndpoint(t *testing.T) {
 		if (err == nil) != tt.ok {
 			t.Errorf("%s at %q: err = %v, want ok %v", tt.provider, tt.base, err, tt.ok)
 		}
+	}
+}
+
+// TestStreamRedacted: a streamed answer repeating the key, whole and
+// without its prefix, arrives cut into chunks; written through a
+// redact.Writer no part of the key is shown.
+func TestStreamRedacted(t *testing.T) {
+	body := strings.TrimPrefix(testKey, "sk-")
+	for _, provider := range []string{"openai", "anthropic"} {
+		t.Run(provider, func(t *testing.T) {
+			text := "first " + testKey + " then " + body + " done"
+			srv := modeltest.NewServer(t, &modeltest.Script{Turns: []modeltest.Turn{{Reply: modeltest.Reply{Text: text}}}})
+			p := newProvider(t, provider, srv)
+			var out bytes.Buffer
+			w := redact.NewWriter(redact.New(testKey), &out)
+			var deltas []string
+			resp, err := p.Complete(context.Background(), &model.Request{Messages: []model.Message{{Role: model.User, Content: "hi"}}},
+				func(d string) {
+					deltas = append(deltas, d)
+					_, _ = w.Write([]byte(d))
+				})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := w.Close(); err != nil {
+				t.Fatal(err)
+			}
+			if resp.Message.Content != text {
+				t.Fatalf("content = %q", resp.Message.Content)
+			}
+			for _, d := range deltas {
+				if strings.Contains(d, body) {
+					t.Fatalf("the key arrived in one chunk %q; the test needs it cut", d)
+				}
+			}
+			if want := "first [redacted] then [redacted] done"; out.String() != want {
+				t.Errorf("streamed %q, want %q", out.String(), want)
+			}
+		})
 	}
 }
