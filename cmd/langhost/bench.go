@@ -155,13 +155,17 @@ func benchRun(cmd *cobra.Command, opts *benchRunOptions, args []string) error {
 	}
 	out := opts.out
 	if out == "" {
-		out = filepath.Join(cfg.Workspace, ".langhost", "bench", transcript.NewID())
 		// Bench results hold transcripts: keep them out of commits.
 		ws, err := workspace.New(cfg.Workspace)
 		if err == nil {
 			err = ws.IgnoreState()
 		}
 		if err != nil {
+			return err
+		}
+		// The workspace's .langhost/bench is the repository's: results go
+		// there only if nothing along it leads out of the workspace.
+		if out, err = ws.Resolve("--out", filepath.Join(".langhost", "bench", transcript.NewID())); err != nil {
 			return err
 		}
 	}

@@ -121,3 +121,26 @@ func readFile(t *testing.T, path string) string {
 	}
 	return string(data)
 }
+
+// TestBenchRunResultsDirConfined: the default results directory is the
+// workspace's .langhost/bench; when that leads out of the workspace
+// through a symlink, bench run refuses (exit 4) and writes nothing there.
+func TestBenchRunResultsDirConfined(t *testing.T) {
+	repo, _ := benchRepo(t)
+	outside := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(repo, ".langhost"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(outside, filepath.Join(repo, ".langhost", "bench")); err != nil {
+		t.Fatal(err)
+	}
+	c := newCLI(t)
+	c.ws = repo
+	o := c.run("bench", "run", "--runner", "external", "--command", `["true"]`, filepath.Join(repo, "bench", "tools-only.yaml"))
+	if o.code != 4 || !strings.Contains(o.env.Errors[0].Message, "outside the workspace") {
+		t.Fatalf("exit %d\n%s\n%s", o.code, o.stdout, o.stderr)
+	}
+	if entries, _ := os.ReadDir(outside); len(entries) != 0 {
+		t.Fatalf("results written outside the workspace: %v", entries)
+	}
+}
