@@ -14,6 +14,7 @@ import (
 	"github.com/langhost/langhost/host/agent/transcript"
 	"github.com/langhost/langhost/host/agent/workflow"
 	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/internal/redact"
 	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/langhost/langhost/prompts"
@@ -38,6 +39,7 @@ type agentRunOptions struct {
 	provider    string
 	model       string
 	baseURL     string
+	apiKeyEnv   string
 	temperature float64
 	maxSteps    int
 	maxTokens   int
@@ -59,8 +61,15 @@ when they add errors) and need --yes or tools.allow in the config.
 
 The run stops at a final answer, --max-steps model turns, --max-tokens, the
 --budget time, or Ctrl-C; the result says which (stop_reason). Every run is
-recorded under .langhost/runs/<id>.jsonl (API keys redacted); --format json
-prints the result with the whole transcript.`,
+recorded under .langhost/runs/<id>.jsonl; --format json prints the result
+with the whole transcript. API keys are redacted from all of it, and from
+errors, even when the model repeats a key without its prefix.
+
+A provider key from the environment is sent only to its provider's own
+endpoint (api.openai.com, api.anthropic.com) or to a --base-url given
+together with --provider: a role or spec that switches the provider does
+not get your key sent to a base URL meant for a keyless server (the run is
+refused, exit 4).`,
 		Example: `  langhost agent run --language go --yes "make TestAdd pass"
   langhost agent run --workflow plan-code-review --yes "rename Shape.Area to Shape.Surface"
   langhost agent run --provider openai-compatible --base-url http://localhost:8000/v1 --model qwen "fix calc.go"`,
@@ -74,7 +83,8 @@ prints the result with the whole transcript.`,
 	fl.StringVar(&opts.role, "role", "default", "role of a single-agent run (planner, coder, reviewer, default)")
 	fl.StringVar(&opts.provider, "provider", "", "model provider: "+strings.Join(model.Providers, ", ")+" (default: the spec's agent block)")
 	fl.StringVar(&opts.model, "model", "", "model name (default: the spec's agent block)")
-	fl.StringVar(&opts.baseURL, "base-url", "", "base URL of an OpenAI-compatible or Anthropic endpoint")
+	fl.StringVar(&opts.baseURL, "base-url", "", "base URL of an OpenAI-compatible or Anthropic endpoint; a provider key is sent there only when --provider is given too")
+	fl.StringVar(&opts.apiKeyEnv, "api-key-env", "", "environment variable holding the API key (default OPENAI_API_KEY or ANTHROPIC_API_KEY; ollama and openai-compatible servers get a key only from this)")
 	fl.Float64Var(&opts.temperature, "temperature", 0, "sampling temperature (default: the spec's agent block)")
 	fl.IntVar(&opts.maxSteps, "max-steps", 0, "model turns per agent loop (default: the spec's maxSteps)")
 	fl.IntVar(&opts.maxTokens, "max-tokens", 0, "input plus output tokens for the whole run (0: no cap)")
@@ -107,8 +117,14 @@ func agentRun(cmd *cobra.Command, opts *agentRunOptions, task string) error {
 		// precondition_failed for one leading out of the workspace.
 		return err
 	}
+	getenv := func(k string) string { v, _ := f.env(k); return v }
+	secrets := []string{getenv("OPENAI_API_KEY"), getenv("ANTHROPIC_API_KEY")}
+	if opts.apiKeyEnv != "" {
+		secrets = append(secrets, getenv(opts.apiKeyEnv))
+	}
+	red := redact.New(secrets...)
 	for _, warn := range roleSet.Warnings {
-		fmt.Fprintf(f.io.ErrOut, "warning: %s\n", printable(warn))
+		fmt.Fprintf(f.io.ErrOut, "warning: %s\n", printable(red.String(warn)))
 	}
 	// The spec's agent block, then the role's model (a single run's:
 	// a workflow's roles share the run's provider), then the flags.
@@ -120,9 +136,11 @@ func agentRun(cmd *cobra.Command, opts *agentRunOptions, task string) error {
 	if cmd.Flags().Changed("temperature") {
 		settings.Temperature = &opts.temperature
 	}
-	getenv := func(k string) string { v, _ := f.env(k); return v }
+	// The provider and the base URL were chosen together by the user
+	// only when --provider was given (flags override roles and specs);
+	// else a provider key goes to the provider's own endpoint only.
 	provider, err := model.New(model.Config{Provider: settings.Provider, Model: settings.Model, BaseURL: settings.BaseURL,
-		Temperature: settings.Temperature}, getenv)
+		APIKeyEnv: opts.apiKeyEnv, UserEndpoint: opts.provider != "", Temperature: settings.Temperature}, getenv)
 	if err != nil {
 		return err
 	}
@@ -131,14 +149,16 @@ func agentRun(cmd *cobra.Command, opts *agentRunOptions, task string) error {
 		Confirm:    func(t *registry.Tool) bool { return opts.yes || h.Config.Allows(t.ID) },
 		Budget:     agent.Budget{MaxTokens: opts.maxTokens},
 		TimeBudget: opts.budget, MaxRounds: opts.maxRounds, PromptsDir: prompts.UserDir(f.paths.User),
-		Secrets: []string{getenv("OPENAI_API_KEY"), getenv("ANTHROPIC_API_KEY")},
+		Secrets: secrets,
 		Logger:  f.log().Named("agent")}
 	if errFile, ok := f.io.ErrOut.(*os.File); ok && isTerminal(errFile) {
 		o.Live = f.io.ErrOut
 	}
+	// session.Run redacts its result and error; red covers what is
+	// printed besides (role warnings above).
 	res, err := session.Run(cmd.Context(), o)
 	if err != nil {
-		return err
+		return red.Error(err)
 	}
 	return printer{f}.result(commandPath(cmd), res, session.StopError(res.StopReason, res.Err), func(out io.Writer) error {
 		printAgentResult(out, res)
