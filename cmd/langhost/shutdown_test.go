@@ -264,12 +264,13 @@ func startStdioServer(t *testing.T, f mcpFixture, args ...string) (*server, *mcp
 }
 
 // startHTTPServer starts `langhost mcp --http` on a free loopback port,
-// with bearer token testToken, and returns it with the endpoint URL it
-// printed.
+// with bearer token testToken in the user config (procgroup keeps
+// LANGHOST_MCP_TOKEN from children), and returns it with the endpoint URL
+// it printed.
 func startHTTPServer(t *testing.T, f mcpFixture, env []string, args ...string) (*server, string) {
 	t.Helper()
+	write(t, filepath.Join(f.config, "langhost", "config.yaml"), "mcp:\n  token: "+testToken+"\n")
 	cmd := f.command(t, append([]string{"--http", "127.0.0.1:0"}, args...)...)
-	cmd.Env = append(cmd.Env, "LANGHOST_MCP_TOKEN="+testToken)
 	cmd.Env = append(cmd.Env, env...)
 	s := startServer(t, cmd)
 	var url string
