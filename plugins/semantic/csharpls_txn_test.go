@@ -38,13 +38,41 @@ public static class Report
 }
 `
 
+// parrotCS has overloads, an expression-bodied member and an interface it
+// does not implement yet (CS0535), for the structured edits.
+const parrotCS = `using System;
+
+namespace Zoo.Core;
+
+public class Parrot : IAnimal
+{
+    public double Weight { get; set; }
+
+    public string Sound() => "Squawk";
+
+    public double Scale(double factor)
+    {
+        return Weight * factor;
+    }
+
+    public double Scale(int times)
+    {
+        return Weight * times;
+    }
+}
+`
+
+// messyCS is badly formatted and has an unused using, for format and
+// organize_imports.
+const messyCS = "using System.Text;\nusing System;\n\nnamespace Zoo.Core;\n\npublic static class Messy\n{\npublic static int Twice(int x){return x*2;}\n}\n"
+
 // csTxnEngine starts csharp-ls on a copy of testdata/zoo of its own,
 // with Broken.cs and Report.cs added, for tests that write.
 func csTxnEngine(t *testing.T) (*Engine, string) {
 	t.Helper()
 	requireCSharpLS(t)
 	root := copyTree(t, filepath.Join("testdata", "zoo"))
-	for name, text := range map[string]string{"src/Zoo.App/Broken.cs": brokenCS, "src/Zoo.App/Report.cs": reportCS} {
+	for name, text := range map[string]string{"src/Zoo.App/Broken.cs": brokenCS, "src/Zoo.App/Report.cs": reportCS, "src/Zoo.Core/Parrot.cs": parrotCS, "src/Zoo.Core/Messy.cs": messyCS} {
 		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
@@ -184,4 +212,107 @@ func TestCSharpLSTransactions(t *testing.T) {
 	})
 
 	sharedTxnTests(t, e, root, txnFile{path: keeper, anchors: [2]string{"private readonly Feeder feeder = new Feeder();", "public string Morning(IReadOnlyList<Animal> animals)"}, comment: "//"})
+}
+
+// TestCSharpLSEdits runs the other writing operations on real C# code:
+// overload selectors, an expression body, csharp-ls's implement-interface
+// code action, rename, format and csharp-ls's using actions.
+func TestCSharpLSEdits(t *testing.T) {
+	e, root := csTxnEngine(t)
+	const parrot, messy = "src/Zoo.Core/Parrot.cs", "src/Zoo.Core/Messy.cs"
+
+	t.Run("expression body becomes a block", func(t *testing.T) {
+		if _, err := invokeConfirmed(t, e, "replace_symbol_body", map[string]any{"symbol": "Parrot/Sound", "body": "var s = \"Squawk\";\nreturn s + \"!\";"}); err != nil {
+			t.Fatal(err)
+		}
+		want := "    public string Sound()\n    {\n        var s = \"Squawk\";\n        return s + \"!\";\n    }\n\n    public double Scale"
+		if got := readFile(t, root, parrot); !strings.Contains(got, want) {
+			t.Errorf("Parrot.cs:\n%s", got)
+		}
+	})
+	t.Run("overloads", func(t *testing.T) {
+		_, err := invokeConfirmed(t, e, "replace_symbol_body", map[string]any{"symbol": "Parrot/Scale", "body": "return 0;"})
+		fe := wantCode(t, err, failure.Ambiguous, "symbol")
+		var sels []string
+		for _, c := range fe.Details["candidates"].([]Candidate) {
+			sels = append(sels, c.Selector)
+		}
+		if strings.Join(sels, " ") != "Zoo/Core/Parrot/Scale#1 Zoo/Core/Parrot/Scale#2" {
+			t.Errorf("selectors = %v", sels)
+		}
+		if _, err := invokeConfirmed(t, e, "replace_symbol_body", map[string]any{"symbol": "Parrot/Scale(int)", "body": "return Weight * times * 2;"}); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := invokeConfirmed(t, e, "replace_symbol_body", map[string]any{"symbol": "Parrot/Scale#1", "body": "return Weight * factor * 2;"}); err != nil {
+			t.Fatal(err)
+		}
+		got := readFile(t, root, parrot)
+		if !strings.Contains(got, "Scale(int times)\n    {\n        return Weight * times * 2;\n    }") || !strings.Contains(got, "Scale(double factor)\n    {\n        return Weight * factor * 2;\n    }") {
+			t.Errorf("Parrot.cs:\n%s", got)
+		}
+		m := mustInvoke(t, e, "symbol_info", map[string]any{"symbol": "Parrot/Scale(double)"})
+		if get(t, m, "name_path") != "Zoo/Core/Parrot/Scale#1" || get(t, m, "overloads.0.selector") != "Zoo/Core/Parrot/Scale#2" {
+			t.Errorf("symbol_info = %s", dump(m))
+		}
+	})
+	t.Run("implement interface code action", func(t *testing.T) {
+		_, err := invokeConfirmed(t, e, "apply_code_action", map[string]any{"symbol": "Parrot", "title": "Nope"})
+		fe := wantCode(t, err, failure.AnchorNotResolved, "title")
+		var title string
+		for _, c := range fe.Details["candidates"].([]string) {
+			if strings.Contains(c, "Implement interface") && !strings.Contains(c, "explicit") {
+				title = c
+				break
+			}
+		}
+		if title == "" {
+			t.Fatalf("no implement-interface action among %s", dump(fe.Details))
+		}
+		m, err := invokeConfirmed(t, e, "apply_code_action", map[string]any{"symbol": "Parrot", "title": title})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := readFile(t, root, parrot); !strings.Contains(got, "public string Name") || !strings.Contains(got, "public string Speak()") {
+			t.Errorf("Parrot.cs:\n%s\nresult %s", got, dump(m))
+		}
+		if out := mustInvoke(t, e, "diagnostics", map[string]any{"file": parrot}); get(t, out, "counts.error") != 0 {
+			t.Errorf("Parrot.cs still has errors: %s", dump(out))
+		}
+	})
+	t.Run("rename preview then apply", func(t *testing.T) {
+		out := mustInvoke(t, e, "rename", map[string]any{"symbol": "Parrot/Weight", "new_name": "Mass"})
+		if d, _ := out["diff"].(string); !strings.Contains(d, "+    public double Mass { get; set; }") {
+			t.Fatalf("preview = %s", dump(out))
+		}
+		if !strings.Contains(readFile(t, root, parrot), "Weight") {
+			t.Fatal("the preview wrote")
+		}
+		if _, err := invokeConfirmed(t, e, "rename", map[string]any{"symbol": "Parrot/Weight", "new_name": "Mass", "apply": true}); err != nil {
+			t.Fatal(err)
+		}
+		if got := readFile(t, root, parrot); strings.Contains(got, "Weight") || !strings.Contains(got, "return Mass * times * 2;") {
+			t.Errorf("Parrot.cs:\n%s", got)
+		}
+	})
+	t.Run("format", func(t *testing.T) {
+		if _, err := invokeConfirmed(t, e, "format", map[string]any{"file": messy, "apply": true}); err != nil {
+			t.Fatal(err)
+		}
+		if got := readFile(t, root, messy); !strings.Contains(got, "    public static int Twice(int x) { return x * 2; }") && !strings.Contains(got, "    public static int Twice(int x)\n    {\n        return x * 2;\n    }") {
+			t.Errorf("Messy.cs:\n%s", got)
+		}
+	})
+	t.Run("organize usings", func(t *testing.T) {
+		// csharp-ls offers no source.organizeImports action (organize_imports
+		// leaves the file as it is); its own actions do the work.
+		for _, title := range []string{"Remove unnecessary usings", "Sort Usings"} {
+			_, err := invokeConfirmed(t, e, "apply_code_action", map[string]any{"file": messy, "line": 1, "end_line": 2, "title": title})
+			if err != nil && !(title == "Sort Usings" && failure.CodeOf(err) == failure.AnchorNotResolved) {
+				t.Fatalf("%s: %v", title, err)
+			}
+		}
+		if got := readFile(t, root, messy); strings.Contains(got, "using System.Text;") || !strings.Contains(got, "public static class Messy") {
+			t.Errorf("Messy.cs:\n%s", got)
+		}
+	})
 }
