@@ -40,7 +40,7 @@ func mcpTool(t *registry.Tool, withOutput bool) (*mcp.Tool, error) {
 		c.Type = "object"
 		in = &c
 	}
-	lean, err := leanSchema(withMCPDefaults(t, in))
+	lean, err := leanSchema(withDetail(t, withMCPDefaults(t, in)))
 	if err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}

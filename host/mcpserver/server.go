@@ -381,9 +381,19 @@ func (srv *Server) dispatch(id string) mcp.ToolHandler {
 				}
 			}
 		}
+		detail := ""
+		if shapedByDetail(t) {
+			var err error
+			if detail, err = takeDetail(req); err != nil {
+				return toolResult(id, nil, err), nil
+			}
+		}
 		res, err := g.handler(t, conf)(ctx, req)
 		if err == nil && res != nil && !res.IsError && offersPreview(t) {
 			srv.notePreview(t, req, res)
+		}
+		if err == nil && res != nil && detail != "" {
+			shape(res, detail)
 		}
 		return res, err
 	}
@@ -571,7 +581,8 @@ func matchAny(patterns []string, id string) bool {
 func instructions(h *host.Host) string {
 	return fmt.Sprintf("langhost runs language tools (build, lint, test, format, semantic navigation) "+
 		"in the workspace %s. Paths in tool inputs are relative to that root. Results carry "+
-		"normalised diagnostics, parsed outputs and the exit code in structuredContent; a failed "+
+		"normalised diagnostics, parsed outputs and the exit code in structuredContent, compact by default "+
+		"(detail: standard or full brings the command and the tool's whole text); a failed "+
 		"call has isError set and structuredContent.error.code names the failure class. "+
 		"An edit preview (rename, code_actions, format) returns preview_id: pass it to "+
 		"langhost_apply to write exactly that preview. "+

@@ -28,7 +28,7 @@ const (
 type diagnosticsInput struct {
 	File        string `json:"file,omitempty" jsonschema:"file to check; omit for the whole workspace"`
 	MinSeverity string `json:"min_severity,omitempty" jsonschema:"lowest severity to report: error, warning, info or hint (default hint)"`
-	Detail      string `json:"detail,omitempty" jsonschema:"output detail: compact (no code, source or end), standard (default) or full"`
+	Detail      string `json:"detail,omitempty" jsonschema:"output detail: compact (no end positions), standard (default) or full"`
 	Packet      string `json:"packet,omitempty" jsonschema:"also shape the diagnostics as a feedback packet: raw (default: none), compact or guided (with the server's repairs)"`
 }
 
@@ -120,7 +120,7 @@ func (c *call) shapeDiagnostics(all []fileDiags, in *diagnosticsInput) []diagnos
 				continue
 			}
 			if in.Detail == detailCompact {
-				d.Code, d.Source, d.EndLine, d.EndColumn = "", "", 0, 0
+				d.EndLine, d.EndColumn = 0, 0 // code and source stay: they say which rule and which tool
 			}
 			ds = append(ds, d)
 		}
