@@ -125,10 +125,17 @@ func serveMCP(cmd *cobra.Command, opts *mcpOptions) error {
 	if err != nil {
 		return err
 	}
+	token := cfg.MCPToken
+	if cfg.Trust.Root != "" && token != "" && cfg.Origin("mcp.token") == opts.f.paths.WorkspaceFile(cfg.Trust.Root) {
+		// Even a trusted repository's authors must not hold the key to
+		// the owner's server.
+		fmt.Fprintf(opts.f.io.ErrOut, "langhost mcp: mcp.token from %s ignored: set it in the user config or LANGHOST_MCP_TOKEN\n", cfg.Origin("mcp.token"))
+		token = ""
+	}
 	tokenDir, _ := daemon.SocketDir() // without one, ServeHTTP asks for a configured token
 	httpOpts := mcpserver.HTTPOptions{
 		Addr:     opts.http,
-		Token:    cfg.MCPToken,
+		Token:    token,
 		TokenDir: tokenDir,
 		NoAuth:   opts.httpNoAuth,
 		Limits:   mcpserver.HTTPLimits{MaxSessions: cfg.MCPMaxSessions},

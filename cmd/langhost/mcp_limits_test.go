@@ -148,3 +148,20 @@ func TestMCPConcurrentCallsCapped(t *testing.T) {
 	cancel()
 	waitNoneMarked(t, marker)
 }
+
+// TestMCPHTTPTrustedWorkspaceTokenIgnored: a token in a trusted
+// workspace's .langhost.yaml is known to the repository's authors, so it
+// authenticates nobody: off loopback the server refuses to start.
+func TestMCPHTTPTrustedWorkspaceTokenIgnored(t *testing.T) {
+	f := newMCPFixture(t)
+	write(t, filepath.Join(f.workspace, ".langhost.yaml"), "mcp:\n  token: everyone-knows-this\n")
+	cmd := f.command(t, "--http", "0.0.0.0:0", "--trust-workspace")
+	out, err := cmd.CombinedOutput()
+	var exit interface{ ExitCode() int }
+	if !errors.As(err, &exit) || exit.ExitCode() != 4 {
+		t.Fatalf("exit = %v, want code 4\n%s", err, out)
+	}
+	if !strings.Contains(string(out), "mcp.token from") || strings.Contains(string(out), "everyone-knows-this") {
+		t.Errorf("output:\n%s", out)
+	}
+}
