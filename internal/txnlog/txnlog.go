@@ -40,7 +40,8 @@ import (
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
-// Bounds on what is read back from the (untrusted) directory.
+// Bounds on what is read back: records are the user's, but may be damaged,
+// and the current content of a file is the workspace's.
 const (
 	maxRecordSize = 16 << 20
 	maxBeforeSize = 512 << 20
