@@ -1,6 +1,9 @@
 package config
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -155,4 +158,25 @@ func TestFileTrust(t *testing.T) {
 	check("other/s.yaml", false, "covers only bench")
 	s.write("bench/s.yaml", "name: s\nchecks: [{command: [evil]}]\n")
 	check("bench/s.yaml", false, "changed since it was trusted")
+}
+
+// TestDigestUnchangedForOldInputs: a workspace with only a config and
+// specs digests as before roles, named spec dirs and bench files were
+// covered, so trusting it once is enough across the upgrade.
+func TestDigestUnchangedForOldInputs(t *testing.T) {
+	s := newSetup(t)
+	const cfg, spec = "format: json\n", "language: {id: x}\n"
+	s.write(".langhost.yaml", cfg)
+	s.write(".langhost/languages/x.yaml", spec)
+	s.write(".langhost/prompts/p.md", "not covered\n")
+	snap, err := TakeSnapshot(s.paths, s.ws)
+	if err != nil {
+		t.Fatal(err)
+	}
+	h := sha256.New()
+	fmt.Fprintf(h, "config %d\n%s", len(cfg), cfg)
+	fmt.Fprintf(h, "spec %q %d\n%s", "x.yaml", len(spec), spec)
+	if want := "sha256:" + hex.EncodeToString(h.Sum(nil)); snap.Digest != want {
+		t.Fatalf("digest = %s, want the old %s", snap.Digest, want)
+	}
 }
