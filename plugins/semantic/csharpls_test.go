@@ -3,10 +3,12 @@ package semantic
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
 	"github.com/langhost/langhost/internal/lsptest/csharpls"
+	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
@@ -255,6 +257,42 @@ func TestMemberName(t *testing.T) {
 		name, container := memberName(tc.in, "")
 		if name != tc.name || container != tc.container {
 			t.Errorf("memberName(%q) = %q, %q; want %q, %q", tc.in, name, container, tc.name, tc.container)
+		}
+	}
+}
+
+// Names a server may send that are no signature: unbalanced, empty or
+// odd. memberName must neither panic nor invent a container.
+func TestMemberNameHostile(t *testing.T) {
+	for _, in := range []string{"", ")", "(", "((", "a)", " )", "x y", ". ()", "a.(b)", "<>.x()", strings.Repeat("(", 1000) + ")"} {
+		name, container := memberName(in, "")
+		if name == "" && in != "" && in != ")" && in != " )" && in != "a)" {
+			t.Errorf("memberName(%q) = %q, %q: the name vanished", in, name, container)
+		}
+	}
+}
+
+// trimTrivia takes ranges from the server: ranges beyond the file, ending
+// before their selection or starting after it are left alone, and a
+// declaration's range shrinks to the declaration.
+func TestTrimTrivia(t *testing.T) {
+	text := "class A\n{\n    // about F\n    void F()\n    {\n    }\n\n}\n"
+	m := lsp.NewMapper([]byte(text))
+	pos := func(line, char uint32) lsp.Position { return lsp.Position{Line: line, Character: char} }
+	syms := []lsp.DocumentSymbol{
+		{Name: "F()", Range: lsp.Range{Start: pos(1, 1), End: pos(6, 0)}, SelectionRange: lsp.Range{Start: pos(3, 9), End: pos(3, 10)}},
+		{Name: "beyond", Range: lsp.Range{Start: pos(0, 0), End: pos(99, 0)}, SelectionRange: lsp.Range{Start: pos(0, 6), End: pos(0, 7)}},
+		{Name: "inverted", Range: lsp.Range{Start: pos(3, 0), End: pos(0, 0)}, SelectionRange: lsp.Range{Start: pos(3, 9), End: pos(3, 10)}},
+		{Name: "after", Range: lsp.Range{Start: pos(5, 0), End: pos(6, 0)}, SelectionRange: lsp.Range{Start: pos(3, 9), End: pos(3, 10)}},
+	}
+	orig := slices.Clone(syms)
+	trimTrivia(m, syms)
+	if want := (lsp.Range{Start: pos(3, 4), End: pos(5, 5)}); syms[0].Range != want {
+		t.Errorf("F's range = %+v, want %+v (from void to its closing brace)", syms[0].Range, want)
+	}
+	for i := 1; i < len(syms); i++ {
+		if syms[i].Range != orig[i].Range {
+			t.Errorf("%s: range %+v changed to %+v", syms[i].Name, orig[i].Range, syms[i].Range)
 		}
 	}
 }

@@ -397,6 +397,9 @@ func memberName(name, container string) (string, string) {
 			depth--
 		case '.':
 			if depth == 0 {
+				if i == len(sig)-1 {
+					return name, container // "a.(b)": no member name to split off
+				}
 				if container == "" {
 					container = sig[:i]
 				}
