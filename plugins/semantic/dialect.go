@@ -184,10 +184,13 @@ func (d *roslynDialect) retryable(err *lsp.ResponseError) bool {
 // the other Roslyn-based server. It is a standard LSP server that finds
 // and loads the solution (else the projects) under its root by itself:
 // the client opens nothing, and there is no projectInitializationComplete.
-// csharp-ls loads the solution on the first request that needs it and
-// answers that request once loading is done (older versions start loading
-// after initialized, under work-done progress). Diagnostics are pulled
-// when the client can, else pushed; the engine takes either.
+// 0.28.0 asks for the "csharp" configuration section after initialized,
+// then loads under work-done progress ("Loading workspace folder", one
+// report per project: "Zoo.Core (1/2)"), and answers requests that need
+// the solution once it has loaded. Diagnostics are pulled when the client
+// can, else pushed; the engine takes either. Its document symbols are
+// Roslyn's full spans wrapped in a File symbol, and its workspace symbols
+// are named by signature (declarationsOnly, trimTrivia, memberName).
 type csharpLSDialect struct {
 	quiet time.Duration
 
@@ -251,8 +254,10 @@ func (*csharpLSDialect) afterInitialized(_ context.Context, s *session) error {
 // for loading progress to end, as for any standard server.
 func (d *csharpLSDialect) waitReady(ctx context.Context, s *session) error {
 	s.e.report("loading the solution", 0)
+	// A query that matches next to nothing: the empty one lists every
+	// symbol of the solution, seconds on a large one.
 	var symbols json.RawMessage
-	if err := s.srv.Call(ctx, "workspace/symbol", map[string]any{"query": ""}, &symbols); err != nil {
+	if err := s.srv.Call(ctx, "workspace/symbol", map[string]any{"query": "LanghostReadyProbe"}, &symbols); err != nil {
 		// An error answer still means that the server is up and has
 		// loaded what it could; anything else ends the start-up.
 		var re *lsp.ResponseError
