@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"errors"
+	"fmt"
 	"net/http"
 	"os"
 	"path/filepath"
@@ -163,5 +164,36 @@ func TestMCPHTTPTrustedWorkspaceTokenIgnored(t *testing.T) {
 	}
 	if !strings.Contains(string(out), "mcp.token from") || strings.Contains(string(out), "everyone-knows-this") {
 		t.Errorf("output:\n%s", out)
+	}
+}
+
+// TestMCPEditFileLimits: over MCP, go_edit_file with twenty thousand
+// edits, or edits on a file over 8 MiB, is invalid_input naming edits,
+// and nothing is written.
+func TestMCPEditFileLimits(t *testing.T) {
+	f := goWorkspace(t)
+	big := "package main\n\n// " + strings.Repeat("x", 9<<20) + "\n"
+	write(t, filepath.Join(f.workspace, "big.go"), big)
+	cs, _ := startStdio(t, f, nil, "--prewarm=false")
+	many := make([]any, 20000)
+	for i := range many {
+		many[i] = map[string]any{"old_text": fmt.Sprintf("x%d", i), "new_text": "y"}
+	}
+	for _, c := range []struct {
+		name string
+		args map[string]any
+		want string
+	}{
+		{"20k edits", map[string]any{"file": "main.go", "edits": many, "dry_run": true}, "at most 1000"},
+		{"9 MiB file", map[string]any{"file": "big.go", "edits": []any{map[string]any{"old_text": "xx", "new_text": "y"}}, "dry_run": true}, "as content"},
+	} {
+		res, st := callTool(t, cs, "go_edit_file", c.args)
+		e, _ := st["error"].(map[string]any)
+		if !res.IsError || e["code"] != "invalid_input" || e["field"] != "edits" || !strings.Contains(fmt.Sprint(e["message"]), c.want) {
+			t.Errorf("%s: isError=%v error=%v", c.name, res.IsError, e)
+		}
+	}
+	if got := readWS(t, f, "big.go"); got != big {
+		t.Error("big.go changed")
 	}
 }
