@@ -186,6 +186,15 @@ func serveMCP(cmd *cobra.Command, opts *mcpOptions) error {
 	if err != nil {
 		return err
 	}
+	calls, err := openCallLog(opts.f)
+	if err != nil {
+		return err
+	}
+	var onCall func(string, failure.Code)
+	if calls != nil {
+		defer calls.Close()
+		onCall = calls.note
+	}
 	srv, err := mcpserver.Open(ctx, load, mcpserver.Options{
 		Languages:        opts.languages,
 		Profile:          profile,
@@ -199,6 +208,7 @@ func serveMCP(cmd *cobra.Command, opts *mcpOptions) error {
 		Logger:           logger,
 		Roles:            roleSet,
 		PromptsDir:       prompts.UserDir(opts.f.paths.User),
+		OnCall:           onCall,
 
 		MaxConcurrentCalls: cfg.MCPMaxConcurrent,
 	})

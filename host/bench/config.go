@@ -71,7 +71,12 @@ func (c *RunConfig) Normalize(where string) error {
 		}
 	}
 	if c.Interface == "" {
+		// An agent CLI reaches langhost as an MCP server; langhost's own
+		// agent calls the registry in process unless told otherwise.
 		c.Interface = InterfaceCLI
+		if c.Runner == RunnerExternal {
+			c.Interface = InterfaceMCP
+		}
 	}
 	switch c.Runner {
 	case RunnerLanghost:

@@ -2,6 +2,7 @@ package bench
 
 import (
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -15,6 +16,17 @@ import (
 // defaultExternalTimeout bounds an external agent run when neither the
 // config nor the scenario does.
 const defaultExternalTimeout = 30 * time.Minute
+
+// CallLogEnv names a file that `langhost mcp` appends a JSON line to when
+// a session starts ({"event":"start"}) and for every tool call
+// ({"event":"call","tool":...}). An external run sets it in the agent
+// CLI's environment to learn whether the agent called langhost's tools at
+// all; it learns so only when the CLI passes its environment to its MCP
+// servers.
+const CallLogEnv = "LANGHOST_BENCH_CALL_LOG"
+
+// callLogName is the call log's name in the run's directory.
+const callLogName = "langhost-calls.jsonl"
 
 // maxExternalOutput is how much of each stream of an external agent is
 // kept (in the run's directory).
@@ -48,7 +60,9 @@ func runExternal(ctx context.Context, s *Scenario, c RunConfig, ws, dir string, 
 	// The agent CLI is the user's own program (from their flags or run
 	// config): it gets the API keys that tools never see.
 	res, err := runner.Run(ctx, runner.Command{Path: argv[0], Args: argv[1:], Dir: ws, Timeout: timeout,
-		MaxOutput: maxExternalOutput, Env: []string{"LANGHOST_BENCH_WORKSPACE=" + ws}, PassEnv: childenv.SecretNames(os.Environ())})
+		MaxOutput: maxExternalOutput, Env: []string{"LANGHOST_BENCH_WORKSPACE=" + ws, CallLogEnv + "=" + filepath.Join(dir, callLogName)},
+		PassEnv: childenv.SecretNames(os.Environ())})
+	r.LanghostCalls = countCalls(filepath.Join(dir, callLogName))
 	ev := benchEvent{Type: "external_end", DurationMS: ms(time.Since(start))}
 	r.StopReason = "exited"
 	if res != nil {
@@ -74,4 +88,24 @@ func runExternal(ctx context.Context, s *Scenario, c RunConfig, ws, dir string, 
 	ev.StopReason = r.StopReason
 	tl.write(ev)
 	return err
+}
+
+// countCalls counts the calls in a call log: nil when no langhost mcp
+// wrote it (the agent never started one, or its CLI did not pass the
+// environment on), else the number of tool calls, maybe 0.
+func countCalls(path string) *int {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	n := 0
+	for line := range strings.Lines(string(data)) {
+		var l struct {
+			Event string `json:"event"`
+		}
+		if json.Unmarshal([]byte(line), &l) == nil && l.Event == "call" {
+			n++
+		}
+	}
+	return &n
 }

@@ -53,10 +53,11 @@ type mcpServer struct {
 	once    sync.Once
 }
 
-// serveOverMCP starts `exe mcp` in ws serving exactly tools (their ids,
-// allowed to write, since the bench confirms every write) and returns a
-// registry of the same tools whose handlers call the server. The server
-// must be closed, whatever happens after.
+// serveOverMCP starts `exe mcp` in ws as an external client would, with
+// the default settings, and returns a registry of those of tools the
+// server offers, whose handlers call it; the others are left out of the
+// run (and the timeline says which), as they would be for a client. The
+// server must be closed, whatever happens after.
 func serveOverMCP(ctx context.Context, exe, ws string, tools []*registry.Tool, tl *timeline) (*mcpServer, *registry.Registry, []*registry.Tool, error) {
 	if exe == "" {
 		var err error
@@ -67,16 +68,12 @@ func serveOverMCP(ctx context.Context, exe, ws string, tools []*registry.Tool, t
 	if len(tools) == 0 {
 		return nil, nil, nil, failure.New(failure.InvalidInput, "the mcp interface has no tools to serve")
 	}
-	// The ids themselves are the filters: --profile all so that a user
-	// config's mcp.profile does not hide any, --tools so that no other
-	// tool is served, and --allow for each, since the server runs allowed
-	// tools as confirmed and the bench confirms every call (tools such as
-	// edit_file check the confirmation themselves). The adapter's registry
-	// still asks the run's confirmation before a call leaves.
-	args := []string{"mcp", "--workspace", ws, "--profile", "all", "--watch=false"}
-	for _, t := range tools {
-		args = append(args, "--tools="+t.ID, "--allow="+t.ID)
-	}
+	// The settings an external client gets: detected languages, the
+	// client's approval confirming the writes that go through a
+	// transaction, tools that write in place hidden. Anything else would
+	// measure a server no client sees. The adapter's registry still asks
+	// the run's confirmation before a call leaves.
+	args := []string{"mcp", "--workspace", ws}
 	startCtx, cancel := context.WithTimeout(ctx, mcpStartTimeout)
 	defer cancel()
 	tl.write(benchEvent{Type: "mcp_start", Command: append([]string{exe}, args...)})
@@ -84,10 +81,13 @@ func serveOverMCP(ctx context.Context, exe, ws string, tools []*registry.Tool, t
 	if err != nil {
 		return nil, nil, nil, err
 	}
-	reg, offered, err := m.registry(startCtx, tools)
+	reg, offered, missing, err := m.registry(startCtx, tools)
 	if err != nil {
 		_ = m.Close()
 		return nil, nil, nil, err
+	}
+	if len(missing) > 0 {
+		tl.write(benchEvent{Type: "mcp_not_served", Tools: missing})
 	}
 	return m, reg, offered, nil
 }
@@ -143,19 +143,19 @@ func startMCP(ctx context.Context, exe, ws string, args []string) (*mcpServer, e
 }
 
 // registry lists the server's tools and returns a registry of those among
-// want, in want's order. Descriptions and input schemas are the server's
-// (what an MCP client sees); the kind, categories and side effects that
-// roles decide on are the host's own, since tools/list does not carry
-// them. A tool of want the server does not serve is an error: the run
-// would otherwise compare different tool sets.
-func (m *mcpServer) registry(ctx context.Context, want []*registry.Tool) (*registry.Registry, []*registry.Tool, error) {
+// want, in want's order, and the ids of want it does not serve.
+// Descriptions and input schemas are the server's (what an MCP client
+// sees); the kind, categories and side effects that roles decide on are
+// the host's own, since tools/list does not carry them. Serving none of
+// want is an error.
+func (m *mcpServer) registry(ctx context.Context, want []*registry.Tool) (*registry.Registry, []*registry.Tool, []string, error) {
 	ids := make([]string, len(want))
 	for i, t := range want {
 		ids[i] = t.ID
 	}
 	names, err := toolname.NewTable(ids)
 	if err != nil {
-		return nil, nil, failure.Wrap(failure.InvalidInput, err, "mcp interface")
+		return nil, nil, nil, failure.Wrap(failure.InvalidInput, err, "mcp interface")
 	}
 	served := map[string]*mcp.Tool{}
 	for t, err := range m.session.Tools(ctx, nil) {
@@ -164,7 +164,7 @@ func (m *mcpServer) registry(ctx context.Context, want []*registry.Tool) (*regis
 			if ctx.Err() != nil {
 				code = failure.CodeOf(ctx.Err())
 			}
-			return nil, nil, failure.Wrap(code, err, "list the tools of langhost mcp%s", m.stderrTail())
+			return nil, nil, nil, failure.Wrap(code, err, "list the tools of langhost mcp%s", m.stderrTail())
 		}
 		// Filter again: only the tools asked for, whatever else is served.
 		if id, ok := names.ID(t.Name); ok {
@@ -182,7 +182,7 @@ func (m *mcpServer) registry(ctx context.Context, want []*registry.Tool) (*regis
 		}
 		schema, err := inputSchema(st)
 		if err != nil {
-			return nil, nil, failure.Wrap(failure.Precondition, err, "langhost mcp: input schema of %s", st.Name)
+			return nil, nil, nil, failure.Wrap(failure.Precondition, err, "langhost mcp: input schema of %s", st.Name)
 		}
 		w := &registry.Tool{ID: t.ID, Language: t.Language, Name: t.Name, Description: st.Description, Kind: t.Kind,
 			Categories: t.Categories, InputSchema: schema, RequiresConfirmation: t.RequiresConfirmation,
@@ -190,14 +190,14 @@ func (m *mcpServer) registry(ctx context.Context, want []*registry.Tool) (*regis
 			Source: t.Source, Command: t.Command, Version: t.Version,
 			Handler: mcpHandler{m: m, id: t.ID, name: st.Name}}
 		if err := reg.Add(w); err != nil {
-			return nil, nil, err
+			return nil, nil, nil, err
 		}
 		out = append(out, w)
 	}
-	if len(missing) > 0 {
-		return nil, nil, failure.New(failure.Precondition, "langhost mcp does not serve %s%s", strings.Join(missing, ", "), m.stderrTail())
+	if len(out) == 0 {
+		return nil, nil, nil, failure.New(failure.Precondition, "langhost mcp serves none of %s%s", strings.Join(missing, ", "), m.stderrTail())
 	}
-	return reg, out, nil
+	return reg, out, missing, nil
 }
 
 // inputSchema reads a tool's input schema as the registry's type.

@@ -85,9 +85,9 @@ func TestMCPInterfaceEndToEnd(t *testing.T) {
 		t.Errorf("interfaces recorded: %s, %s", cli.Interface, mcp.Interface)
 	}
 
-	// The mcp run's timeline: the server started with the run's tools,
-	// every tool call went through it, and it exited by itself (0) once
-	// the session closed.
+	// The mcp run's timeline: the server started with the settings an
+	// external client gets, every tool call went through it, and it
+	// exited by itself (0) once the session closed.
 	var start, end map[string]any
 	for _, ev := range readLines(t, filepath.Join(out, mcp.Run, bench.TimelineFile)) {
 		switch ev["type"] {
@@ -100,19 +100,16 @@ func TestMCPInterfaceEndToEnd(t *testing.T) {
 	if start == nil || end == nil {
 		t.Fatalf("the mcp run's timeline lacks mcp_start or mcp_end")
 	}
-	argv := fmt.Sprint(start["command"])
-	for _, want := range []string{exe, " mcp ", "--tools=go.build", "--allow=go.edit_file", "--profile all"} {
-		if !strings.Contains(argv, want) {
-			t.Errorf("server command %s lacks %q", argv, want)
-		}
+	cmd, _ := start["command"].([]any)
+	if len(cmd) != 4 || cmd[0] != exe || cmd[1] != "mcp" || cmd[2] != "--workspace" {
+		t.Errorf("server command %v: want %s mcp --workspace DIR, as an external client starts it", cmd, exe)
 	}
 	if end["tool_calls"] != float64(mcp.ToolCalls) || end["exit_code"] != float64(0) || end["error"] != nil {
 		t.Errorf("mcp_end = %v; want %d calls through MCP and exit code 0", end, mcp.ToolCalls)
 	}
 	// Nothing the server started is left: no process runs in (or names)
 	// the run's removed workspace.
-	ws := argv[strings.Index(argv, "--workspace ")+len("--workspace "):]
-	ws = ws[:strings.IndexByte(ws, ' ')]
+	ws, _ := cmd[len(cmd)-1].(string)
 	if pids := processesIn(t, ws); len(pids) > 0 {
 		t.Errorf("processes of the mcp run still running: %v", pids)
 	}

@@ -133,7 +133,7 @@ func summarize(runs []*Result) []Summary {
 
 // runColumns and summaryColumns head the two tables.
 var (
-	runColumns     = []string{"SCENARIO", "CONFIG", "RUNNER", "IFACE", "PACKET", "OK", "STOP", "STEPS", "CALLS", "TOKENS", "WALL", "CHECKS"}
+	runColumns     = []string{"SCENARIO", "CONFIG", "RUNNER", "IFACE", "PACKET", "OK", "STOP", "STEPS", "CALLS", "LANGHOST", "TOKENS", "WALL", "CHECKS"}
 	summaryColumns = []string{"CONFIG", "RUNNER", "IFACE", "PACKET", "RUNS", "SUCCESS", "STEPS", "CALLS", "TOKENS", "WALL"}
 )
 
@@ -155,7 +155,7 @@ func (rep *Report) rows() (runs, summary [][]string) {
 			}
 		}
 		runs = append(runs, []string{r.Scenario, r.Config, r.Runner, r.Interface, dash(r.Packet), ok, dash(r.StopReason),
-			steps, calls, tokens, seconds(r.WallMS), fmt.Sprintf("%d/%d", passed, len(r.Checks))})
+			steps, calls, langhostCalls(r), tokens, seconds(r.WallMS), fmt.Sprintf("%d/%d", passed, len(r.Checks))})
 	}
 	for _, s := range rep.Summary {
 		steps, calls, tokens := "-", "-", "-"
@@ -169,6 +169,23 @@ func (rep *Report) rows() (runs, summary [][]string) {
 }
 
 func dash(s string) string { return cmp.Or(s, "-") }
+
+// langhostCalls says whether a run's agent called langhost's tools at
+// all: "yes (n)", "no", or "?" for an external agent whose CLI did not
+// pass the call log's variable to langhost mcp (or never started it).
+func langhostCalls(r *Result) string {
+	n := r.LanghostCalls
+	if r.Runner != RunnerExternal {
+		n = &r.ToolCalls
+	}
+	switch {
+	case n == nil:
+		return "?"
+	case *n == 0:
+		return "no"
+	}
+	return fmt.Sprintf("yes (%d)", *n)
+}
 
 func seconds(ms float64) string { return fmt.Sprintf("%.1fs", ms/1000) }
 

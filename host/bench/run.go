@@ -67,16 +67,20 @@ type Result struct {
 	StopReason string `json:"stop_reason,omitempty"`
 	// Measured says whether steps, tool calls and tokens were counted
 	// (langhost's agent); an external CLI reports only success and time.
-	Measured   bool          `json:"measured"`
-	Steps      int           `json:"steps"`
-	ToolCalls  int           `json:"tool_calls"`
-	Tokens     model.Usage   `json:"tokens"`
-	WallMS     float64       `json:"wall_ms"`  // the agent's run
-	CheckMS    float64       `json:"check_ms"` // the acceptance checks
-	Checks     []CheckResult `json:"checks"`
-	Error      string        `json:"error,omitempty"`
-	Started    time.Time     `json:"started"`
-	Provenance Provenance    `json:"provenance"`
+	Measured  bool `json:"measured"`
+	Steps     int  `json:"steps"`
+	ToolCalls int  `json:"tool_calls"`
+	// LanghostCalls is how many calls an external agent made to
+	// langhost's tools (CallLogEnv), nil when unknown; langhost's own
+	// agent calls nothing else, so ToolCalls says it.
+	LanghostCalls *int          `json:"langhost_calls,omitempty"`
+	Tokens        model.Usage   `json:"tokens"`
+	WallMS        float64       `json:"wall_ms"`  // the agent's run
+	CheckMS       float64       `json:"check_ms"` // the acceptance checks
+	Checks        []CheckResult `json:"checks"`
+	Error         string        `json:"error,omitempty"`
+	Started       time.Time     `json:"started"`
+	Provenance    Provenance    `json:"provenance"`
 }
 
 // Provenance is what a run needs to be compared with another.

@@ -30,6 +30,9 @@ type benchEvent struct {
 
 	Command  []string `json:"command,omitempty"`
 	ExitCode *int     `json:"exit_code,omitempty"`
+	// Tools are the tools of the run that langhost mcp does not serve
+	// (mcp_not_served).
+	Tools []string `json:"tools,omitempty"`
 
 	Check *CheckResult `json:"check,omitempty"`
 

@@ -250,6 +250,7 @@ func (srv *Server) applyHandler() mcp.ToolHandler {
 		if err == nil && res != nil && !res.IsError {
 			srv.previews.remove(id)
 		}
+		srv.noteCall(ApplyToolID, res)
 		return res, err
 	}
 }

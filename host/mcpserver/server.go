@@ -83,6 +83,9 @@ type Options struct {
 	// PromptsDir is the user's prompt directory (prompts.UserDir) for the
 	// role prompts' system layer.
 	PromptsDir string
+	// OnCall, if set, is told of every tool call once it is answered:
+	// the tool id and the failure class ("" for success).
+	OnCall func(tool string, code failure.Code)
 	// MaxConcurrentCalls caps the tool calls run at once, whatever the
 	// sessions (DefaultMaxConcurrentCalls if 0); a call beyond it waits up
 	// to CallWait (DefaultCallWait if 0), then fails as busy.
@@ -361,7 +364,8 @@ func (srv *Server) acquire() *generation {
 
 // dispatch runs tool id on the generation served when the call arrives.
 func (srv *Server) dispatch(id string) mcp.ToolHandler {
-	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	return func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer func() { srv.noteCall(id, res) }()
 		g := srv.acquire()
 		if g == nil {
 			return toolResult(id, nil, failure.New(failure.Precondition, "the server is shutting down")), nil
@@ -383,12 +387,11 @@ func (srv *Server) dispatch(id string) mcp.ToolHandler {
 		}
 		detail := ""
 		if shapedByDetail(t) {
-			var err error
 			if detail, err = takeDetail(req); err != nil {
 				return toolResult(id, nil, err), nil
 			}
 		}
-		res, err := g.handler(t, conf)(ctx, req)
+		res, err = g.handler(t, conf)(ctx, req)
 		if err == nil && res != nil && !res.IsError && offersPreview(t) {
 			srv.notePreview(t, req, res)
 		}
@@ -397,6 +400,20 @@ func (srv *Server) dispatch(id string) mcp.ToolHandler {
 		}
 		return res, err
 	}
+}
+
+// noteCall tells Options.OnCall of a call's outcome.
+func (srv *Server) noteCall(id string, res *mcp.CallToolResult) {
+	if srv.opts.OnCall == nil || res == nil {
+		return
+	}
+	var code failure.Code
+	if st, ok := res.StructuredContent.(structured); ok && st.Error != nil {
+		code = st.Error.Code
+	} else if res.IsError {
+		code = failure.Internal
+	}
+	srv.opts.OnCall(id, code)
 }
 
 // selectTools returns the tools served for opts, sorted by id, the
