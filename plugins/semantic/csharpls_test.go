@@ -49,7 +49,8 @@ func TestCSharpLSNavigation(t *testing.T) {
 		out := mustInvoke(t, e, "load_status", map[string]any{})
 		if get(t, out, "server") != "csharp-ls" || !strings.HasPrefix(get(t, out, "version").(string), "0.28.0") ||
 			get(t, out, "solution") != "Zoo.sln" || get(t, out, "complete") != true || get(t, out, "loaded_total") != 2 ||
-			get(t, out, "loaded_projects.0.name") != "Zoo.Core" || get(t, out, "loaded_projects.1.name") != "Zoo.App" {
+			get(t, out, "loaded_projects.0.name") != "Zoo.Core" || get(t, out, "loaded_projects.1.name") != "Zoo.App" ||
+			get(t, out, "project_files.0") != "src/Zoo.Core/Zoo.Core.csproj" || get(t, out, "project_files.1") != "src/Zoo.App/Zoo.App.csproj" {
 			show(t, out)
 			t.Error("unexpected load status")
 		}

@@ -9,6 +9,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/langhost/langhost/plugins/dotnet"
 	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
@@ -536,7 +537,8 @@ type loadStatusOutput struct {
 	// Root is the directory the server was started on, relative to the
 	// workspace root ("." for the root itself).
 	Root string `json:"root"`
-	// Solution is the solution (or the projects) a .NET server loads.
+	// Solution is the solution a .NET server loads, and Projects the
+	// projects it names (else the project files found under the root).
 	Solution string   `json:"solution,omitempty"`
 	Projects []string `json:"project_files,omitempty"`
 	// Loaded are the projects the server reported loading, in order.
@@ -568,6 +570,15 @@ func loadStatus(_ context.Context, c *call, _ *loadStatusInput) (*loadStatusOutp
 		solutions, projects, err := dotnetProjects(s)
 		if err == nil && len(solutions) > 0 {
 			out.Solution = c.e.relPath(lsp.URIFromPath(solutions[0]))
+			// The projects the solution names (what the server loads);
+			// a solution it cannot parse still has its own name listed.
+			if sol, err := dotnet.ParseSolution(c.e.root, solutions[0]); err == nil {
+				for _, p := range sol.Projects {
+					if !strings.EqualFold(p.TypeGUID, dotnet.SolutionFolderTypeGUID) {
+						out.Projects = append(out.Projects, p.Path)
+					}
+				}
+			}
 		}
 		for _, p := range projects {
 			out.Projects = append(out.Projects, c.e.relPath(lsp.URIFromPath(p)))
