@@ -219,3 +219,48 @@ func TestWorkspaceFoundUpward(t *testing.T) {
 		t.Errorf("config show does not say where the workspace came from:\n%s", stdout)
 	}
 }
+
+// Tables fit the terminal: wide columns wrap at spaces, nothing is cut.
+func TestTableFitsWidth(t *testing.T) {
+	desc := "List Go files whose formatting differs from gofmt's (changes nothing). A second sentence that is long too."
+	rows := [][]string{{"ID", "DESCRIPTION"}, {"go.fmt_check", desc}, {"go.vet", "Report suspicious constructs"}}
+	for _, width := range []int{40, 60, 200} {
+		var b bytes.Buffer
+		if err := (style{width: width}).table(&b, rows, nil); err != nil {
+			t.Fatal(err)
+		}
+		var words []string
+		for _, line := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+			if n := len([]rune(line)); n > width {
+				t.Errorf("width %d: a %d-column line: %q", width, n, line)
+			}
+			if strings.HasSuffix(line, " ") {
+				t.Errorf("width %d: trailing blanks: %q", width, line)
+			}
+			words = append(words, strings.Fields(line)...)
+		}
+		if got := strings.Join(words, " "); !strings.Contains(got, desc) {
+			t.Errorf("width %d: the description is not whole:\n%s", width, b.String())
+		}
+	}
+}
+
+// Text output a newcomer reads: each diagnostic once (not again among the
+// tool's raw error lines), and "did you mean" ranks the abbreviated input
+// first (pkgs -> packages, not tags).
+func TestTextOutputFirstHour(t *testing.T) {
+	ws := goModule(t, map[string]string{"main.go": "package main\n\nfunc main() { var x int = \"s\" }\n"})
+	code, stdout, stderr := binRun(t, ws, nil, "run", "go.build", "--format", "text")
+	if code != 1 {
+		t.Fatalf("exit %d\n%s%s", code, stdout, stderr)
+	}
+	for _, msg := range []string{"declared and not used: x", "cannot use \"s\""} {
+		if n := strings.Count(stdout, msg); n != 1 {
+			t.Errorf("%q printed %d times:\n%s", msg, n, stdout)
+		}
+	}
+	code, stdout, stderr = binRun(t, ws, nil, "run", "go.build", "pkgs=./...", "--format", "text")
+	if code != 2 || !strings.Contains(stdout+stderr, "did you mean packages") {
+		t.Errorf("exit %d\n%s%s", code, stdout, stderr)
+	}
+}

@@ -3,6 +3,8 @@ package main
 import (
 	"io"
 	"os"
+
+	"golang.org/x/term"
 )
 
 // ioStreams are the streams a command reads and writes; tests inject buffers.
@@ -12,10 +14,19 @@ type ioStreams struct {
 	ErrOut io.Writer
 	// OutTTY is true when Out is a terminal: text output becomes the default.
 	OutTTY bool
+	// Width is the terminal's width in columns when Out is one, else 0
+	// (no limit): tables fit it (see style.table).
+	Width int
 }
 
 func systemIO() *ioStreams {
-	return &ioStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, OutTTY: isTerminal(os.Stdout)}
+	s := &ioStreams{In: os.Stdin, Out: os.Stdout, ErrOut: os.Stderr, OutTTY: isTerminal(os.Stdout)}
+	if s.OutTTY {
+		if w, _, err := term.GetSize(int(os.Stdout.Fd())); err == nil && w > 0 {
+			s.Width = w
+		}
+	}
+	return s
 }
 
 func isTerminal(f *os.File) bool {

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 
 	"github.com/langhost/langhost/host"
@@ -213,7 +214,16 @@ func (f *factory) style() style {
 	if env == nil {
 		env = func(string) (string, bool) { return "", false }
 	}
-	return newStyle(mode, f.io.OutTTY, env)
+	st := newStyle(mode, f.io.OutTTY, env)
+	st.width = f.io.Width
+	// COLUMNS, as for ls and git, sets the width where none is known (a
+	// pipe) or overrides the terminal's.
+	if v, ok := env("COLUMNS"); ok {
+		if n, err := strconv.Atoi(strings.TrimSpace(v)); err == nil && n > 0 {
+			st.width = n
+		}
+	}
+	return st
 }
 
 // document prints a document that is itself the output (a JSON Schema,

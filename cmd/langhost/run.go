@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/langhost/langhost/host/registry"
@@ -158,6 +159,9 @@ func printResult(w io.Writer, st style, res *registry.Result) error {
 		if _, isDiags := res.Outputs[name].([]diagnostic.Diagnostic); isDiags {
 			continue // printed above
 		}
+		if repeatsDiagnostics(res.Outputs[name], res.Diagnostics) {
+			continue // the lines the diagnostics above were parsed from
+		}
 		raw, err := json.Marshal(res.Outputs[name])
 		if err != nil {
 			return fmt.Errorf("output %s: %w", name, err)
@@ -197,6 +201,43 @@ func printResult(w io.Writer, st style, res *registry.Result) error {
 		fmt.Fprintf(w, "%s (exit code %d, %.0f ms)\n", st.severity(status), res.ExitCode, res.DurationMS)
 	}
 	return nil
+}
+
+// repeatsDiagnostics reports whether an output is a list of lines that
+// each hold the message of one of ds (go.build's errors output beside the
+// diagnostics parsed from the same lines): printing it would show every
+// diagnostic twice.
+func repeatsDiagnostics(v any, ds []diagnostic.Diagnostic) bool {
+	var lines []string
+	if m, ok := v.(map[string]any); ok { // a lineMatch: count, lines, truncated
+		if m["truncated"] == true {
+			return false
+		}
+		v = m["lines"]
+	}
+	switch v := v.(type) {
+	case []string:
+		lines = v
+	case []any:
+		for _, x := range v {
+			s, ok := x.(string)
+			if !ok {
+				return false
+			}
+			lines = append(lines, s)
+		}
+	default:
+		return false
+	}
+	if len(lines) == 0 || len(ds) == 0 {
+		return false
+	}
+	for _, l := range lines {
+		if !slices.ContainsFunc(ds, func(d diagnostic.Diagnostic) bool { return d.Message != "" && strings.Contains(l, d.Message) }) {
+			return false
+		}
+	}
+	return true
 }
 
 func listOrNone(items []string) string {

@@ -69,7 +69,7 @@ func toolsListRun(cmd *cobra.Command, opts *toolsListOptions) error {
 			if t.RequiresConfirmation {
 				confirm = "yes"
 			}
-			rows = append(rows, []string{t.ID, t.Kind, joinOrDash(t.Categories), confirm, summary(t.Description, 90)})
+			rows = append(rows, []string{t.ID, t.Kind, joinOrDash(t.Categories), confirm, summary(t.Description)})
 		}
 		return opts.f.table(w, rows)
 	})
@@ -101,15 +101,13 @@ func knownLanguage(reg *registry.Registry, language string) error {
 	return &failure.Error{Code: failure.NotFound, Field: "--language", Message: msg}
 }
 
-// summary is the first sentence of a description, cut to max runes: a
-// table row stays one line; tools describe shows the whole text.
-func summary(desc string, max int) string {
+// summary is the first sentence of a description, whole: the table wraps
+// it to the terminal's width rather than cut it mid-sentence; tools
+// describe shows the whole text.
+func summary(desc string) string {
 	desc = strings.Join(strings.Fields(desc), " ")
 	if i := strings.Index(desc, ". "); i >= 0 {
 		desc = desc[:i+1]
-	}
-	if r := []rune(desc); len(r) > max {
-		desc = strings.TrimSpace(string(r[:max-1])) + "…"
 	}
 	return desc
 }

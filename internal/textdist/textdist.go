@@ -39,6 +39,9 @@ func Closest(word string, candidates []string) string {
 		if len(word) >= 3 && strings.HasPrefix(strings.ToLower(c), strings.ToLower(word)) {
 			d = min(d, 1) // "int" for "integer"
 		}
+		if Abbreviates(word, c) {
+			d = min(d, 1) // "pkgs" for "packages", not "tags"
+		}
 		if d < bestDist {
 			best, bestDist = c, d
 		}
@@ -57,7 +60,7 @@ func Ranked(word string, candidates []string, n int) []string {
 	var out []scored
 	for _, c := range candidates {
 		d := Levenshtein(word, c)
-		if strings.Contains(strings.ToLower(c), strings.ToLower(word)) {
+		if strings.Contains(strings.ToLower(c), strings.ToLower(word)) || Abbreviates(word, c) {
 			d = min(d, 1)
 		}
 		if d <= limit {
@@ -72,4 +75,22 @@ func Ranked(word string, candidates []string, n int) []string {
 		res = append(res, out[i].s)
 	}
 	return res
+}
+
+// Abbreviates reports whether word (three letters or more) abbreviates
+// candidate the way people shorten names: the same first letter, then the
+// rest of word's letters in order ("pkgs" for "packages", "cfg" for
+// "config"). Edit distance alone ranks "tags" nearer to "pkgs".
+func Abbreviates(word, candidate string) bool {
+	w, c := []rune(strings.ToLower(word)), []rune(strings.ToLower(candidate))
+	if len(w) < 3 || len(w) >= len(c) || w[0] != c[0] {
+		return false
+	}
+	i := 1
+	for _, r := range c[1:] {
+		if i < len(w) && r == w[i] {
+			i++
+		}
+	}
+	return i == len(w)
 }

@@ -30,3 +30,26 @@ func TestRanked(t *testing.T) {
 		t.Errorf("Ranked of nonsense = %v", got)
 	}
 }
+
+// An abbreviation ranks above a word that is fewer edits away: "pkgs" is
+// packages, not tags.
+func TestAbbreviation(t *testing.T) {
+	inputs := []string{"packages", "packet", "tags", "workdir"}
+	if got := Closest("pkgs", inputs); got != "packages" {
+		t.Errorf("Closest(pkgs) = %q", got)
+	}
+	if got := Ranked("pkgs", inputs, 3); len(got) == 0 || got[0] != "packages" {
+		t.Errorf("Ranked(pkgs) = %q", got)
+	}
+	for _, tt := range []struct {
+		word, candidate string
+		want            bool
+	}{
+		{"pkgs", "packages", true}, {"cfg", "config", true}, {"pkgs", "tags", false},
+		{"go", "gofmt", false}, {"packages", "packages", false}, {"kgs", "packages", false},
+	} {
+		if got := Abbreviates(tt.word, tt.candidate); got != tt.want {
+			t.Errorf("Abbreviates(%q, %q) = %v", tt.word, tt.candidate, got)
+		}
+	}
+}
