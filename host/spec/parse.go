@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/langhost/langhost/internal/textdist"
 	"github.com/langhost/langhost/parsers"
@@ -475,6 +476,12 @@ func syntaxProblem(name string, data []byte, err error) Problem {
 	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
 		p.Line, _ = strconv.Atoi(m[1])
 		p.Message = "invalid YAML: " + m[2]
+		// The library names the line of the enclosing construct (the
+		// mapping the fault is in), without a column: find the line of
+		// the fault itself.
+		if line, col := faultPosition(data, m[2], p.Line); line > 0 {
+			p.Line, p.Column = line, col
+		}
 	}
 	if off := tabIndentOffset(data); off >= 0 {
 		line, col := position(data, off)
@@ -484,6 +491,44 @@ func syntaxProblem(name string, data []byte, err error) Problem {
 		}
 	}
 	return p
+}
+
+// maxFaultLines bounds the search for a syntax error's line.
+const maxFaultLines = 5000
+
+// faultPosition finds where a YAML syntax error is: the first line, from
+// the line the library named (the start of the construct the fault is
+// in) on, at which the document cut after it fails with the same message. Its
+// column is where the line's text starts, or just past its end when a
+// flow collection was left open (a missing } or ]). It returns 0, 0 when
+// no prefix fails the same way.
+func faultPosition(data []byte, msg string, from int) (line, col int) {
+	lines := bytes.SplitAfter(data, []byte("\n"))
+	if len(lines) > maxFaultLines {
+		return 0, 0
+	}
+	end := 0
+	for i, l := range lines {
+		end += len(l)
+		if i+1 < from {
+			continue
+		}
+		var n yaml.Node
+		err := yaml.Unmarshal(data[:end], &n)
+		if err == nil {
+			continue
+		}
+		m := yamlLine.FindStringSubmatch(err.Error())
+		if m == nil || m[2] != msg {
+			continue
+		}
+		text := strings.TrimRight(string(l), "\r\n")
+		if strings.Contains(msg, "expected ',' or '}'") || strings.Contains(msg, "expected ',' or ']'") {
+			return i + 1, utf8.RuneCountInString(text) + 1
+		}
+		return i + 1, utf8.RuneCountInString(text) - utf8.RuneCountInString(strings.TrimLeft(text, " ")) + 1
+	}
+	return 0, 0
 }
 
 // tabIndentOffset returns the offset of the first tab in a line's leading

@@ -342,3 +342,28 @@ func BenchmarkParseMiBOfKeys(b *testing.B) {
 		}
 	}
 }
+
+// A YAML syntax error names the line and column of the fault, not the line
+// of the mapping around it.
+func TestSyntaxErrorPosition(t *testing.T) {
+	tests := []struct {
+		name, data string
+		line, col  int
+	}{
+		{"unclosed flow mapping", "language:\n  id: x\ntools:\n  a: {command: \"true\"\n  b: [x]\n", 4, 22},
+		{"bad indentation", "language:\n  id: x\n tools:\n  a: 1\n", 3, 2},
+		{"tab indentation", "language:\n\tid: x\n", 2, 1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse("demo.yaml", []byte(tt.data))
+			var fe *FileError
+			if !errors.As(err, &fe) || len(fe.Problems) == 0 {
+				t.Fatalf("err = %v", err)
+			}
+			if p := fe.Problems[0]; p.Line != tt.line || p.Column != tt.col {
+				t.Errorf("problem at %d:%d, want %d:%d: %s", p.Line, p.Column, tt.line, tt.col, p.Message)
+			}
+		})
+	}
+}
