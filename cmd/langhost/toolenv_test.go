@@ -116,3 +116,15 @@ func TestToolEnvMCP(t *testing.T) {
 		t.Errorf("the tool saw a secret or failed: %s\nstderr:\n%s", all, stderr)
 	}
 }
+
+// TestRunMissingWorkdir: a workdir that does not exist fails with
+// not_found (exit 3) naming the workdir, not "executable not found".
+func TestRunMissingWorkdir(t *testing.T) {
+	specs := writeEnvSpec(t)
+	c := newCLI(t)
+	c.ws = t.TempDir()
+	o := c.run("--languages", specs, "run", "envdemo.leak", "workdir=nowhere")
+	if o.code != 3 || !strings.Contains(o.stdout, "workdir") || !strings.Contains(o.stdout, "does not exist") || strings.Contains(o.stdout, "executable") {
+		t.Errorf("exit %d, want 3 naming the workdir\n%s", o.code, o.stdout)
+	}
+}
