@@ -64,7 +64,16 @@ fi
 # missing one fails here, by name.
 CLANGD_PACKAGES="clangd-14=1:14.0.6-12 libclang-cpp14=1:14.0.6-12 libllvm14=1:14.0.6-12 libclang-common-14-dev=1:14.0.6-12 libprotobuf32=3.21.12-3 libgrpc29=1.51.1-3+b1 libgrpc++1.51=1.51.1-3+b1 libc-ares2=1.18.1-3 libre2-9=20220601+dfsg-1+b1 libabsl20220623=20220623.1-1+deb12u2"
 clangd_dir="$tools/clangd"
-if [ "$(cat "$clangd_dir/.installed" 2>/dev/null)" != "$CLANGD_PACKAGES" ]; then
+# A machine that has Debian's clangd 14.0.6 installed already (the .NET
+# kind does) uses it as it is: nothing to download.
+system_clangd=$(command -v clangd-14 || true)
+if [ -n "$system_clangd" ] && "$system_clangd" --version 2>/dev/null | grep -q 'clangd version 14\.0\.6'; then
+	if [ "$(readlink "$tools/bin/clangd" 2>/dev/null)" != "$system_clangd" ]; then
+		echo "install-tools: clangd: the system's $system_clangd ($("$system_clangd" --version | head -n 1))" >&2
+		rm -f "$tools/bin/clangd"
+		ln -s "$system_clangd" "$tools/bin/clangd"
+	fi
+elif [ "$(cat "$clangd_dir/.installed" 2>/dev/null)" != "$CLANGD_PACKAGES" ]; then
 	echo "install-tools: clangd ($CLANGD_PACKAGES)" >&2
 	for cmd in apt-get dpkg-deb dpkg; do
 		if ! command -v "$cmd" >/dev/null; then
@@ -85,6 +94,7 @@ if [ "$(cat "$clangd_dir/.installed" 2>/dev/null)" != "$CLANGD_PACKAGES" ]; then
 		dpkg-deb -x "$deb" "$clangd_dir"
 	done
 	multiarch=$(dpkg-architecture -qDEB_HOST_MULTIARCH 2>/dev/null || gcc -print-multiarch)
+	rm -f "$tools/bin/clangd" # never write through a link to the system's clangd
 	cat >"$tools/bin/clangd" <<WRAPPER
 #!/bin/sh
 # clangd from Debian bookworm ($CLANGD_PACKAGES), unpacked by scripts/install-tools.sh.
