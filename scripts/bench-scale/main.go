@@ -8,10 +8,23 @@
 // was built with (about 210,000 lines), copied from the module cache
 // (downloaded through the module proxy if missing). The Python workspace
 // (-python) is the standard library's email package, served by pyright.
+// The C# workspace (-csharp) is a real solution the caller names, served by
+// csharp-ls: a directory holding a git clone (or a URL to clone), copied and
+// checked out at -csharp-commit, restored with dotnet restore; nothing of it
+// is kept. Its symbols come from -csharp-symbols (file|declaration|identifier
+// entries separated by ';', relative to the solution's directory),
+// defaulting to Newtonsoft.Json's. -csharp-env sets environment variables,
+// which MSBuild reads as properties, for the restore and both servers (to
+// choose target frameworks whose packages the machine's NuGet source has). For C# both
+// find_references and find_implementations are measured, and the answers
+// compared as sets of locations.
 //
 // Usage, from the repository root with the pinned tools on PATH:
 //
 //	go run ./scripts/bench-scale [-queries 500] [-colds 3] [-python] [-v]
+//	go run ./scripts/bench-scale -go=false -csharp /path/to/Newtonsoft.Json \
+//		-csharp-commit 09bb545d72969ad7fb4ea07db0d5c34f4fc07877 \
+//		-csharp-env LibraryFrameworks=net8.0,TestFrameworks=net10.0
 //
 // It reports per server: the cold first answer (process start to the first
 // references result, with the language server's on-disk cache warm; the
@@ -99,10 +112,44 @@ var pySymbols = []symbol{
 	{file: "_policybase.py", decl: "def handle_defect(", ident: "handle_defect"},
 }
 
+// csSymbols span 1 to hundreds of references and implementations in
+// Newtonsoft.Json (github.com/JamesNK/Newtonsoft.Json), paths relative to
+// the directory of its solution (Src).
+var csSymbols = []symbol{
+	{file: "Newtonsoft.Json/JsonConverter.cs", decl: "public abstract class JsonConverter", ident: "JsonConverter"},
+	{file: "Newtonsoft.Json/JsonReader.cs", decl: "public abstract partial class JsonReader", ident: "JsonReader"},
+	{file: "Newtonsoft.Json/JsonWriter.cs", decl: "public abstract partial class JsonWriter", ident: "JsonWriter"},
+	{file: "Newtonsoft.Json/JsonSerializer.cs", decl: "public class JsonSerializer", ident: "JsonSerializer"},
+	{file: "Newtonsoft.Json/JsonSerializerSettings.cs", decl: "public class JsonSerializerSettings", ident: "JsonSerializerSettings"},
+	{file: "Newtonsoft.Json/Linq/JToken.cs", decl: "public abstract partial class JToken", ident: "JToken"},
+	{file: "Newtonsoft.Json/IJsonLineInfo.cs", decl: "public interface IJsonLineInfo", ident: "IJsonLineInfo"},
+	{file: "Newtonsoft.Json/Serialization/IContractResolver.cs", decl: "public interface IContractResolver", ident: "IContractResolver"},
+	{file: "Newtonsoft.Json/Serialization/IValueProvider.cs", decl: "public interface IValueProvider", ident: "IValueProvider"},
+	{file: "Newtonsoft.Json/Serialization/JsonContract.cs", decl: "public abstract class JsonContract", ident: "JsonContract"},
+}
+
+// parseSymbols reads file|declaration|identifier entries separated by ';'.
+func parseSymbols(spec string) []symbol {
+	var out []symbol
+	for e := range strings.SplitSeq(spec, ";") {
+		f := strings.Split(e, "|")
+		if len(f) != 3 {
+			log.Fatalf("-csharp-symbols: %q is not file|declaration|identifier", e)
+		}
+		out = append(out, symbol{file: f[0], decl: f[1], ident: f[2]})
+	}
+	return out
+}
+
 func main() {
 	log.SetFlags(0)
 	queries := flag.Int("queries", 500, "warm queries per server (the memory after 50 is reported too)")
+	goBench := flag.Bool("go", true, "measure gopls on golang.org/x/tools")
 	python := flag.Bool("python", false, "also measure pyright on the standard library's email package")
+	csharp := flag.String("csharp", "", "also measure csharp-ls on this C# solution: a git clone's directory or a URL to clone")
+	csCommit := flag.String("csharp-commit", "", "the commit of -csharp to check out (default: its HEAD, reported)")
+	csSyms := flag.String("csharp-symbols", "", "symbols of -csharp as file|declaration|identifier;... (default: Newtonsoft.Json's)")
+	csEnv := flag.String("csharp-env", "", "environment (MSBuild properties) for -csharp's restore and servers: K=V,...")
 	keep := flag.Bool("keep", false, "keep the temporary directory")
 	colds := flag.Int("colds", 3, "cold starts per server (the median is reported)")
 	flag.BoolVar(&verbose, "v", false, "also report each symbol and each process")
@@ -118,13 +165,15 @@ func main() {
 	exe := filepath.Join(tmp, "langhost")
 	run("", "go", "build", "-o", exe, "./cmd/langhost")
 
-	ws, version := goWorkspace(tmp)
-	fmt.Printf("## gopls on golang.org/x/tools %s (%s lines of Go)\n\n", version, countLines(ws, ".go"))
-	bench(benchConfig{
-		name: "gopls", lang: "go", ws: ws, exe: exe, queries: *queries, colds: max(1, *colds), symbols: goSymbols,
-		argv: []string{"gopls"}, languageID: "go",
-		settings: map[string]any{"gopls": map[string]any{"symbolScope": "workspace"}},
-	})
+	if *goBench {
+		ws, version := goWorkspace(tmp)
+		fmt.Printf("## gopls on golang.org/x/tools %s (%s lines of Go)\n\n", version, countLines(ws, ".go"))
+		bench(benchConfig{
+			name: "gopls", lang: "go", ws: ws, exe: exe, queries: *queries, colds: max(1, *colds), symbols: goSymbols,
+			argv: []string{"gopls"}, languageID: "go",
+			settings: map[string]any{"gopls": map[string]any{"symbolScope": "workspace"}},
+		})
+	}
 	if *python {
 		ws := pyWorkspace(tmp)
 		fmt.Printf("\n## pyright on the standard library's email package (%s lines of Python)\n\n", countLines(ws, ".py"))
@@ -133,6 +182,33 @@ func main() {
 			argv: []string{"pyright-langserver", "--stdio"}, languageID: "python",
 			ready: regexp.MustCompile(`Found \d+ source files?`),
 		})
+	}
+	if *csharp != "" {
+		symbols := csSymbols
+		if *csSyms != "" {
+			symbols = parseSymbols(*csSyms)
+		}
+		for kv := range strings.SplitSeq(*csEnv, ",") {
+			if k, v, ok := strings.Cut(kv, "="); ok {
+				os.Setenv(k, v)
+			}
+		}
+		ws, commit := csWorkspace(tmp, *csharp, *csCommit)
+		name := filepath.Base(strings.TrimSuffix(*csharp, ".git"))
+		if name == "repo" { // a mirror's owner+name/repo
+			name = filepath.Base(filepath.Dir(*csharp))
+		}
+		fmt.Printf("\n## csharp-ls on %s at %s (%s lines of C#)\n\n", name, commit, countLines(ws, ".cs"))
+		for _, op := range []string{"references", "implementations"} {
+			fmt.Printf("### %s\n\n", op)
+			bench(benchConfig{
+				name: "csharp-ls", lang: "csharp", ws: ws, exe: exe, queries: *queries, colds: max(1, *colds), symbols: symbols,
+				argv: []string{"csharp-ls"}, languageID: "csharp", op: op, compareSets: true,
+				// csharp-ls answers before it has loaded the solution, with
+				// nothing: cold is the time to the first non-empty answer.
+				untilAnswer: true,
+			})
+		}
 	}
 }
 
@@ -146,6 +222,13 @@ type benchConfig struct {
 	// ready, when set, is the log message after which the raw server
 	// answers with real results (pyright answers empty before).
 	ready *regexp.Regexp
+	// untilAnswer repeats the first query of a cold start until its answer
+	// is not empty (csharp-ls answers empty while it loads the solution).
+	untilAnswer bool
+	// op is "references" (the default) or "implementations".
+	op string
+	// compareSets compares the answers as sets of locations, not counts.
+	compareSets bool
 }
 
 // sample is one timed query.
@@ -154,6 +237,7 @@ type sample struct {
 	bytes int
 	refs  int
 	inner time.Duration // langhost: the time the MCP server reports for the call
+	locs  []string      // file:line:column, sorted, when compareSets
 }
 
 func bench(cfg benchConfig) {
@@ -229,20 +313,21 @@ func bench(cfg benchConfig) {
 			// Alternate who goes first, so neither always runs on a CPU
 			// the other just warmed or left busy.
 			var rawN, stdN int
+			var rawLocs, stdLocs []string
 			for _, who := range alternate(q/len(cfg.symbols)+i, "raw", "standard", "compact") {
 				var s sample
 				var err error
 				switch who {
 				case "raw":
-					s, err = raw.references(ctx, sym)
-					rawS, rawN = append(rawS, s), s.refs
+					s, err = raw.query(ctx, cfg, sym)
+					rawS, rawN, rawLocs = append(rawS, s), s.refs, s.locs
 					bySymbol[i][0] = append(bySymbol[i][0], s)
 				case "standard":
-					s, err = lh.references(ctx, sym, "standard")
-					stdS, stdN = append(stdS, s), s.refs
+					s, err = lh.query(ctx, cfg, sym, "standard")
+					stdS, stdN, stdLocs = append(stdS, s), s.refs, s.locs
 					bySymbol[i][1] = append(bySymbol[i][1], s)
 				case "compact":
-					s, err = lh.references(ctx, sym, "compact")
+					s, err = lh.query(ctx, cfg, sym, "compact")
 					compactS = append(compactS, s)
 					bySymbol[i][2] = append(bySymbol[i][2], s)
 				}
@@ -251,7 +336,9 @@ func bench(cfg benchConfig) {
 				}
 			}
 			if rawN != stdN && len(mismatches) < 5 {
-				mismatches = append(mismatches, fmt.Sprintf("%s: raw %d references, langhost %d", sym.ident, rawN, stdN))
+				mismatches = append(mismatches, fmt.Sprintf("%s: raw %d %s, langhost %d", sym.ident, rawN, cfg.opName(), stdN))
+			} else if cfg.compareSets && !slices.Equal(rawLocs, stdLocs) && len(mismatches) < 5 {
+				mismatches = append(mismatches, fmt.Sprintf("%s: the same number of %s at different places: raw %q, langhost %q", sym.ident, cfg.opName(), rawLocs, stdLocs))
 			}
 			q++
 			if q == min(50, cfg.queries) {
@@ -272,7 +359,7 @@ func bench(cfg benchConfig) {
 
 	n := len(rawS)
 	at50 := min(50, n)
-	fmt.Printf("%d symbols (%s references each); %d warm queries per row, interleaved; cold: median of %d starts each.\n\n", len(cfg.symbols), refRange(rawS), n, cfg.colds)
+	fmt.Printf("%d symbols (%s %s each); %d warm queries per row, interleaved; cold: median of %d starts each.\n\n", len(cfg.symbols), refRange(rawS), cfg.opName(), n, cfg.colds)
 	fmt.Printf("| | cold first answer | warm median | warm p95 | slowest | median response | tree RSS after %d queries | after %d | peak | tree PSS after %d | after %d |\n", at50, n, at50, n)
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|---|")
 	row := func(name string, cold time.Duration, s []sample, m50, mEnd memory, peak int64) {
@@ -311,6 +398,9 @@ func bench(cfg benchConfig) {
 		mib(lhAt50.own), at50, mib(lhEnd.own), n)
 	for _, m := range mismatches {
 		fmt.Printf("- different answers: %s\n", m)
+	}
+	if cfg.compareSets && len(mismatches) == 0 {
+		fmt.Printf("- answers: the same sets of locations for every query\n")
 	}
 	if verbose {
 		fmt.Println("\n| symbol | references | raw median | standard median | compact median | standard response |")
@@ -411,30 +501,46 @@ func startRaw(ctx context.Context, cfg benchConfig) (*rawServer, time.Duration, 
 			return nil, 0, errors.New("the server never said it was ready")
 		}
 	}
-	if _, err := r.references(ctx, cfg.symbols[0]); err != nil {
+	if err := firstAnswer(cfg, func() (sample, error) { return r.query(ctx, cfg, cfg.symbols[0]) }); err != nil {
 		r.close()
 		return nil, 0, err
 	}
 	return r, time.Since(start), nil
 }
 
-func (r *rawServer) references(ctx context.Context, s symbol) (sample, error) {
+func (r *rawServer) query(ctx context.Context, cfg benchConfig, s symbol) (sample, error) {
 	params := map[string]any{
 		"textDocument": lsp.TextDocumentIdentifier{URI: lsp.URIFromPath(filepath.Join(r.ws, s.file))},
 		"position":     lsp.Position{Line: uint32(s.line - 1), Character: uint32(s.column - 1)},
-		"context":      map[string]bool{"includeDeclaration": false},
+	}
+	method := "textDocument/implementation"
+	if cfg.op != "implementations" {
+		method = "textDocument/references"
+		params["context"] = map[string]bool{"includeDeclaration": false}
 	}
 	start := time.Now()
 	var raw json.RawMessage
-	if err := r.srv.Call(ctx, "textDocument/references", params, &raw); err != nil {
+	if err := r.srv.Call(ctx, method, params, &raw); err != nil {
 		return sample{}, err
 	}
 	d := time.Since(start)
-	var locs []lsp.Location
-	if err := json.Unmarshal(raw, &locs); err != nil {
+	locs, err := lsp.DecodeLocations(raw)
+	if err != nil {
 		return sample{}, err
 	}
-	return sample{d: d, bytes: len(raw), refs: len(locs)}, nil
+	out := sample{d: d, bytes: len(raw), refs: len(locs)}
+	if cfg.compareSets {
+		for _, l := range locs {
+			p, err := l.URI.Path()
+			if err != nil {
+				return sample{}, err
+			}
+			rel, _ := filepath.Rel(r.ws, p)
+			out.locs = append(out.locs, fmt.Sprintf("%s:%d", filepath.ToSlash(rel), l.Range.Start.Line+1))
+		}
+		slices.Sort(out.locs)
+	}
+	return out, nil
 }
 
 func (r *rawServer) pid() int { return r.srv.PID() }
@@ -461,16 +567,42 @@ func startLanghost(ctx context.Context, cfg benchConfig) (*langhost, time.Durati
 	if err != nil {
 		return nil, 0, fmt.Errorf("starting langhost mcp: %w", err)
 	}
-	l := &langhost{cmd: cmd, cs: cs, tool: toolname.Name(cfg.lang + ".find_references")}
-	if _, err := l.references(ctx, cfg.symbols[0], "standard"); err != nil {
+	l := &langhost{cmd: cmd, cs: cs, tool: toolname.Name(cfg.lang + ".find_" + cfg.opName())}
+	if err := firstAnswer(cfg, func() (sample, error) { return l.query(ctx, cfg, cfg.symbols[0], "standard") }); err != nil {
 		l.close()
 		return nil, 0, err
 	}
 	return l, time.Since(start), nil
 }
 
-func (l *langhost) references(ctx context.Context, s symbol, detail string) (sample, error) {
+// firstAnswer runs the first query of a cold start; with untilAnswer it
+// repeats it, for up to five minutes, until the answer is not empty.
+func firstAnswer(cfg benchConfig, query func() (sample, error)) error {
+	deadline := time.Now().Add(5 * time.Minute)
+	for {
+		s, err := query()
+		if err != nil || !cfg.untilAnswer || s.refs > 0 {
+			return err
+		}
+		if time.Now().After(deadline) {
+			return fmt.Errorf("no %s of %s after five minutes", cfg.opName(), cfg.symbols[0].ident)
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
+}
+
+func (cfg benchConfig) opName() string {
+	if cfg.op == "" {
+		return "references"
+	}
+	return cfg.op
+}
+
+func (l *langhost) query(ctx context.Context, cfg benchConfig, s symbol, detail string) (sample, error) {
 	args := map[string]any{"file": s.file, "line": s.line, "column": s.column, "detail": detail}
+	if cfg.compareSets && cfg.opName() == "references" {
+		args["limit"] = 100000 // every reference, to compare the sets
+	}
 	start := time.Now()
 	res, err := l.cs.CallTool(ctx, &mcp.CallToolParams{Name: l.tool, Arguments: args})
 	if err != nil {
@@ -484,15 +616,28 @@ func (l *langhost) references(ctx context.Context, s symbol, detail string) (sam
 	if res.IsError {
 		return sample{}, fmt.Errorf("%s", body)
 	}
+	type loc struct {
+		File string `json:"file"`
+		Line int    `json:"line"`
+	}
 	var st struct {
-		DurationMS float64 `json:"durationMs"`
-		Total      int     `json:"total"`
+		DurationMS      float64 `json:"durationMs"`
+		Total           int     `json:"total"`
+		References      []loc   `json:"references"`
+		Implementations []loc   `json:"implementations"`
 	}
 	raw, _ := json.Marshal(res.StructuredContent)
 	if err := json.Unmarshal(raw, &st); err != nil {
 		return sample{}, err
 	}
-	return sample{d: d, bytes: len(body), refs: st.Total, inner: time.Duration(st.DurationMS * float64(time.Millisecond))}, nil
+	out := sample{d: d, bytes: len(body), refs: st.Total, inner: time.Duration(st.DurationMS * float64(time.Millisecond))}
+	if cfg.compareSets {
+		for _, l := range append(st.References, st.Implementations...) {
+			out.locs = append(out.locs, fmt.Sprintf("%s:%d", l.File, l.Line))
+		}
+		slices.Sort(out.locs)
+	}
+	return out, nil
 }
 
 func (l *langhost) pid() int { return l.cmd.Process.Pid }
@@ -721,6 +866,97 @@ func pyWorkspace(dir string) string {
 		log.Fatal(err)
 	}
 	return ws
+}
+
+// csWorkspace copies a C# solution (a git clone's directory, or a URL to
+// clone) into dir, checks out commit (default: HEAD), and restores it with
+// dotnet restore, which asks the machine's NuGet sources. It returns the
+// copy and the commit.
+func csWorkspace(dir, src, commit string) (ws, at string) {
+	ws = filepath.Join(dir, "csharp")
+	run("", "git", "clone", "--quiet", "--no-checkout", src, ws)
+	if commit == "" {
+		commit = "HEAD"
+	}
+	at = strings.TrimSpace(output(ws, "git", "rev-parse", commit+"^{commit}"))
+	checkout(ws, at)
+	// The solution at the root, or in a directory below it (Src/); the
+	// workspace is its directory.
+	var solution string
+	for _, pat := range []string{"*.sln", "*.slnx", "*/*.sln", "*/*.slnx"} {
+		if m, _ := filepath.Glob(filepath.Join(ws, pat)); len(m) > 0 && solution == "" {
+			solution = m[0]
+		}
+	}
+	if solution == "" {
+		log.Fatalf("%s: no .sln or .slnx at the root or one directory below", src)
+	}
+	ws = filepath.Dir(solution)
+	log.Printf("csharp-ls: dotnet restore %s", filepath.Base(solution))
+	start := time.Now()
+	// A project whose packages the machine's sources lack fails to
+	// restore; the servers load the solution all the same, and the report
+	// says so.
+	cmd := exec.Command("dotnet", "restore", solution)
+	cmd.Dir, cmd.Stdout, cmd.Stderr = ws, os.Stderr, os.Stderr
+	if err := cmd.Run(); err != nil {
+		fmt.Printf("dotnet restore failed for some projects (%v): see the log\n\n", err)
+	}
+	log.Printf("csharp-ls: restored in %s", time.Since(start).Round(time.Second))
+	return ws, at
+}
+
+// checkout writes the files of commit into the clone at ws. A mirror may
+// lack the blobs of large files (nuget.exe, a test's large.json), which
+// git checkout refuses: those are left out and counted.
+func checkout(ws, commit string) {
+	type entry struct{ mode, sha, path string }
+	var entries []entry
+	for rec := range strings.SplitSeq(output(ws, "git", "ls-tree", "-r", "-z", commit), "\x00") {
+		meta, path, ok := strings.Cut(rec, "\t")
+		if f := strings.Fields(meta); ok && len(f) == 3 && f[1] == "blob" {
+			entries = append(entries, entry{f[0], f[2], path})
+		}
+	}
+	cmd := exec.Command("git", "cat-file", "--batch")
+	cmd.Dir = ws
+	var in bytes.Buffer
+	for _, e := range entries {
+		in.WriteString(e.sha + "\n")
+	}
+	cmd.Stdin = &in
+	out, err := cmd.Output()
+	if err != nil {
+		log.Fatalf("git cat-file: %v", err)
+	}
+	missing := 0
+	for _, e := range entries {
+		header, rest, _ := bytes.Cut(out, []byte("\n"))
+		f := strings.Fields(string(header))
+		if len(f) == 2 && f[1] == "missing" {
+			out, missing = rest, missing+1
+			continue
+		}
+		if len(f) != 3 {
+			log.Fatalf("git cat-file: unexpected %q", header)
+		}
+		size, _ := strconv.Atoi(f[2])
+		body := rest[:size]
+		out = rest[size+1:]
+		if e.mode == "120000" { // a symlink: its target is the body
+			continue
+		}
+		p := filepath.Join(ws, filepath.FromSlash(e.path))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			log.Fatal(err)
+		}
+		if err := os.WriteFile(p, body, 0o644); err != nil {
+			log.Fatal(err)
+		}
+	}
+	if missing > 0 {
+		log.Printf("csharp: %d of %d files have no content in the clone and were left out", missing, len(entries))
+	}
 }
 
 func countLines(dir, ext string) string {
