@@ -1,12 +1,16 @@
 package main
 
 import (
+	"context"
 	"errors"
+	"net/http"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // A Go module of two packages: greet.Hello is declared in one file and
@@ -185,5 +189,33 @@ func TestMCPWritesDefaults(t *testing.T) {
 		if got := writesMode(&tc.opts); got != tc.want {
 			t.Errorf("%+v: %s, want %s", tc.opts, got, tc.want)
 		}
+	}
+}
+
+// TestMCPHTTPWritesNeedAllow: over HTTP, whose clients may be another
+// local process than the user's agent, writes need --allow by default
+// (--writes allow): a write is refused naming the flags, nothing is
+// written, and tools that need confirmation are hidden.
+func TestMCPHTTPWritesNeedAllow(t *testing.T) {
+	f := goWorkspace(t)
+	url := startHTTP(t, f, []string{"LANGHOST_MCP_TOKEN=s3cret"}, "--prewarm=false")
+	client := mcp.NewClient(&mcp.Implementation{Name: "langhost-test"}, nil)
+	cs, err := client.Connect(context.Background(), &mcp.StreamableClientTransport{Endpoint: url,
+		HTTPClient: &http.Client{Transport: bearerTransport{"s3cret", http.DefaultTransport}}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+	if tools := listTools(t, cs); tools["workspace_write_file"] != nil || tools["go_edit_file"] == nil {
+		t.Errorf("over HTTP: workspace_write_file listed %v, go_edit_file listed %v", tools["workspace_write_file"] != nil, tools["go_edit_file"] != nil)
+	}
+	before := readWS(t, f, "main.go")
+	res, st := callTool(t, cs, "go_edit_file", map[string]any{"file": "main.go", "content": "package main\n"})
+	e, _ := st["error"].(map[string]any)
+	if msg, _ := e["message"].(string); !res.IsError || e["code"] != "precondition_failed" || !strings.Contains(msg, "--allow go.edit_file") || !strings.Contains(msg, "--writes client") {
+		t.Errorf("edit over HTTP: %s", resultText(res))
+	}
+	if got := readWS(t, f, "main.go"); got != before {
+		t.Errorf("main.go changed:\n%s", got)
 	}
 }
