@@ -335,6 +335,9 @@ func (t *Tool) ValidateInput(input map[string]any) error {
 	if err := t.unknownInput(input); err != nil {
 		return err
 	}
+	if err := t.missingRequired(input); err != nil {
+		return err
+	}
 	if err := t.resolved.Validate(input); err != nil {
 		return &failure.Error{Code: failure.InvalidInput, Field: inputKey(t, input, err),
 			Message: fmt.Sprintf("input does not match the schema of %s", t.ID), Err: err}

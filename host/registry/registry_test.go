@@ -19,6 +19,11 @@ func TestValidateInput(t *testing.T) {
 		AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}},
 	}
 	empty := &jsonschema.Schema{Type: "object", AdditionalProperties: &jsonschema.Schema{Not: &jsonschema.Schema{}}}
+	required := &jsonschema.Schema{Type: "object", Required: []string{"symbol", "new_name"},
+		Properties: map[string]*jsonschema.Schema{
+			"symbol":   {Type: "string", Description: "Name path of the declaration. More text."},
+			"new_name": {Type: "string"},
+		}}
 	tests := []struct {
 		name   string
 		schema *jsonschema.Schema
@@ -32,6 +37,9 @@ func TestValidateInput(t *testing.T) {
 		{"nothing close", closed, map[string]any{"zzzzzzzz": 1}, "zzzzzzzz", `unknown input "zzzzzzzz" for demo.vet; inputs: count, packages`},
 		{"no inputs", empty, map[string]any{"x": 1}, "x", "it takes no inputs"},
 		{"wrong type", closed, map[string]any{"count": "two"}, "count", "input does not match the schema of demo.vet"},
+		// In words, not `required: missing properties: ["symbol" "new_name"]`.
+		{"missing required", required, map[string]any{}, "symbol", "demo.vet needs the inputs symbol (Name path of the declaration) and new_name"},
+		{"one missing", required, map[string]any{"symbol": "X"}, "new_name", "demo.vet needs the input new_name"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
