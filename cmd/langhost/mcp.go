@@ -100,7 +100,7 @@ mcp.max_concurrent tool calls run at once (more wait, then fail as busy).`,
 	fl.StringSliceVar(&opts.categories, "category", nil, "serve only tools in one of these categories (repeatable, comma separated)")
 	fl.StringSliceVar(&opts.tools, "tools", nil, "serve only these tools, by id or MCP name, of any language; globs like 'go.*' allowed (comma separated)")
 	fl.StringArrayVar(&opts.allow, "allow", nil, "serve this tool id or glob even though it needs confirmation, and run it confirmed (repeatable)")
-	fl.StringVar(&opts.writes, "writes", "", "who confirms writes: client (the client's approval confirms transactional edits; default on stdio) or allow (only --allow'ed tools write; default with --http)")
+	fl.StringVar(&opts.writes, "writes", "", "who confirms writes: client (the client's approval confirms transactional edits; default on stdio) or allow (only --allow'ed tools write; default with --http) (config mcp.writes)")
 	fl.BoolVar(&opts.outputSchemas, "output-schemas", false, "include each tool's output schema in tools/list (larger listing)")
 	fl.BoolVar(&opts.watch, "watch", true, "reload the tools when spec files or plugin executables change")
 	fl.Bool("prewarm", true, "start the served languages' language servers now, not on the first call (config mcp.prewarm)")
@@ -202,7 +202,7 @@ func serveMCP(cmd *cobra.Command, opts *mcpOptions) error {
 		Categories:       opts.categories,
 		Tools:            opts.tools,
 		Allow:            opts.allow,
-		Writes:           writesMode(opts),
+		Writes:           writesMode(cfg.MCPWrites, opts.http),
 		OutputSchemas:    opts.outputSchemas,
 		ProgressInterval: opts.progressInterval,
 		Logger:           logger,
@@ -242,14 +242,14 @@ func serveMCP(cmd *cobra.Command, opts *mcpOptions) error {
 	return mcpserver.ServeHTTP(ctx, srv.MCP(), httpOpts)
 }
 
-// writesMode is the --writes mode: as given, else client on stdio and
-// allow over HTTP, where any local process may connect and so a client's
-// approval is not necessarily the user's.
-func writesMode(opts *mcpOptions) string {
+// writesMode is the writes mode (--writes, config mcp.writes) when set,
+// else client on stdio and allow over HTTP, where another local process
+// may connect and so a client's approval is not necessarily the user's.
+func writesMode(writes, http string) string {
 	switch {
-	case opts.writes != "":
-		return opts.writes
-	case opts.http != "":
+	case writes != "":
+		return writes
+	case http != "":
 		return mcpserver.WritesAllow
 	}
 	return mcpserver.WritesClient

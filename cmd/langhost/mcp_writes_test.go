@@ -178,16 +178,15 @@ func TestMCPWritesModeRefused(t *testing.T) {
 
 func TestMCPWritesDefaults(t *testing.T) {
 	for _, tc := range []struct {
-		opts mcpOptions
-		want string
+		writes, http, want string
 	}{
-		{mcpOptions{}, "client"},
-		{mcpOptions{http: "127.0.0.1:0"}, "allow"},
-		{mcpOptions{http: "127.0.0.1:0", writes: "client"}, "client"},
-		{mcpOptions{writes: "allow"}, "allow"},
+		{"", "", "client"},
+		{"", "127.0.0.1:0", "allow"},
+		{"client", "127.0.0.1:0", "client"},
+		{"allow", "", "allow"},
 	} {
-		if got := writesMode(&tc.opts); got != tc.want {
-			t.Errorf("%+v: %s, want %s", tc.opts, got, tc.want)
+		if got := writesMode(tc.writes, tc.http); got != tc.want {
+			t.Errorf("writes %q http %q: %s, want %s", tc.writes, tc.http, got, tc.want)
 		}
 	}
 }
@@ -217,5 +216,19 @@ func TestMCPHTTPWritesNeedAllow(t *testing.T) {
 	}
 	if got := readWS(t, f, "main.go"); got != before {
 		t.Errorf("main.go changed:\n%s", got)
+	}
+}
+
+// TestMCPWritesFromConfig: the user's config says mcp.writes: allow, and
+// an untrusted workspace's mcp.writes: client does not widen it back.
+func TestMCPWritesFromConfig(t *testing.T) {
+	f := goWorkspace(t)
+	write(t, filepath.Join(f.config, "langhost", "config.yaml"), "mcp:\n  writes: allow\n")
+	write(t, filepath.Join(f.workspace, ".langhost.yaml"), "mcp:\n  writes: client\n")
+	cs, _ := startStdio(t, f, nil, "--prewarm=false")
+	res, st := callTool(t, cs, "go_edit_file", map[string]any{"file": "main.go", "content": "package main\n"})
+	e, _ := st["error"].(map[string]any)
+	if msg, _ := e["message"].(string); !res.IsError || e["code"] != "precondition_failed" || !strings.Contains(msg, "--allow go.edit_file") {
+		t.Errorf("edit with mcp.writes: allow: %s", resultText(res))
 	}
 }

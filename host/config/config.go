@@ -71,6 +71,8 @@ var Keys = []Key{
 	{Name: "mcp.profile", Default: "", Description: "tools `langhost mcp` serves: readonly, edit, all or a name from mcp.profiles (default: every tool of the detected languages)", Workspace: true},
 	{Name: "mcp.profiles", Default: map[string]any{}, Description: "named tool sets for mcp.profile: name -> list of tool id globs or category:NAME",
 		Grants: "defines which tools a profile serves"},
+	{Name: "mcp.writes", Flag: "writes", Default: "", Description: "who confirms the writes of `langhost mcp`: client (the MCP client's approval; the default on stdio) or allow (only tools in tools.allow or --allow write; the default over --http)",
+		Grants: "lets an MCP client's approval confirm writes"},
 	{Name: "mcp.prewarm", Flag: "prewarm", Default: true, Description: "`langhost mcp` starts the served languages' language servers at start-up, not on the first call", Workspace: true},
 	{Name: "mcp.max_sessions", Default: 64, Description: "open sessions `langhost mcp --http` accepts; one more initialize gets HTTP 503", Tighten: true,
 		Grants: "raises a limit on what MCP clients can make the server hold"},
@@ -103,6 +105,9 @@ type Config struct {
 	// MCPPrewarm makes `langhost mcp` start the served languages' plugins
 	// and language servers when it starts.
 	MCPPrewarm bool
+	// MCPWrites says who confirms the writes of `langhost mcp`: client,
+	// allow, or "" for the transport's default.
+	MCPWrites string
 	// MCPMaxSessions caps the sessions of `langhost mcp --http`, and
 	// MCPMaxConcurrent the tool calls `langhost mcp` runs at once.
 	MCPMaxSessions   int
@@ -277,6 +282,7 @@ func Load(paths Paths, flags *pflag.FlagSet, env func(string) (string, bool)) (*
 	if c.MCPPrewarm, err = toBool(v.Get("mcp.prewarm")); err != nil {
 		return nil, fmt.Errorf("mcp.prewarm (from %s): %w", c.origins["mcp.prewarm"], err)
 	}
+	c.MCPWrites = v.GetString("mcp.writes")
 	c.MCPMaxSessions = v.GetInt("mcp.max_sessions")
 	c.MCPMaxConcurrent = v.GetInt("mcp.max_concurrent")
 	c.MaxOutput = v.GetInt("max_output")
@@ -457,6 +463,7 @@ func (c *Config) Values() map[string]any {
 		"mcp.profile":         c.MCPProfile,
 		"mcp.profiles":        c.MCPProfiles,
 		"mcp.prewarm":         c.MCPPrewarm,
+		"mcp.writes":          c.MCPWrites,
 		"mcp.max_sessions":    c.MCPMaxSessions,
 		"mcp.max_concurrent":  c.MCPMaxConcurrent,
 		"daemon.enabled":      c.Daemon,

@@ -576,7 +576,7 @@ func writes(t *registry.Tool, input map[string]any) (bool, string) {
 // notPermitted is the refusal of a write the server may not make, naming
 // what lifts it.
 func notPermitted(id, field string) *failure.Error {
-	msg := fmt.Sprintf("%s writes files, and this server lets only the tools it is told to allow write (--writes %s): "+
+	msg := fmt.Sprintf("%s writes files, and this server lets only the tools it is told to allow write (--writes %s, or mcp.writes in the config): "+
 		"start it with --allow %s (or list %s in tools.allow of your config), or with --writes %s to let your client's approval confirm it; nothing was written",
 		id, WritesAllow, id, id, WritesClient)
 	if field == "dry_run" {
