@@ -55,8 +55,8 @@ client, the default on stdio). It covers the tools that write through a
 transaction, checked by the diagnostics gate and recorded for langhost undo
 (rename_symbol, edit_file, apply of a rename preview, workspace_write_file,
 ...). Tools that write in place (go_fmt, go_mod_tidy) are hidden unless
---allow or the config's tools.allow names them. With --writes allow (the
-default over --http, whose clients may not be yours) only the allowed
+--allow or the config's tools.allow names them. With --writes allow (config
+mcp.writes; the default over --http, whose clients may not be yours) only the allowed
 tools write; the others refuse, naming the flag to pass. --profile
 readonly serves no tool that writes.
 
