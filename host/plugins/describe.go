@@ -90,6 +90,14 @@ func (m *Manager) Describe(ctx context.Context, launch Launch, config json.RawMe
 	if d := m.loadDescription(key, logger); d != nil {
 		return d, nil
 	}
+	if agent != nil {
+		// A built-in agent describes itself alike for every language
+		// it serves: describe and validate it once per host.
+		if e, ok := m.described.builtin(launch.Builtin); ok {
+			m.storeDescription(key, path, e.body, logger)
+			return e.d, nil
+		}
+	}
 	var d *pluginapi.Description
 	if agent != nil {
 		d, err = agent(logger).Describe(ctx)
@@ -102,7 +110,12 @@ func (m *Manager) Describe(ctx context.Context, launch Launch, config json.RawMe
 	if err := d.Validate(); err != nil {
 		return nil, failure.Wrap(failure.CodeOf(err), err, "plugin %s (%s)", launch.Name, path)
 	}
-	m.storeDescription(key, path, d, logger)
+	body, err := json.Marshal(d)
+	if err != nil {
+		return nil, failure.Wrap(failure.Internal, err, "plugin %s (%s)", launch.Name, path)
+	}
+	m.described.add(launch.Builtin, body, d)
+	m.storeDescription(key, path, body, logger)
 	return d, nil
 }
 
@@ -186,7 +199,7 @@ func (m *Manager) loadDescription(key string, logger hclog.Logger) *pluginapi.De
 		return nil
 	}
 	path := m.describePath(key)
-	d, err := readDescription(path, key)
+	d, err := readDescription(path, key, m.described.decoded)
 	if err != nil {
 		if !os.IsNotExist(err) {
 			logger.Debug("ignoring the cached description", "file", path, "error", err)
@@ -196,7 +209,9 @@ func (m *Manager) loadDescription(key string, logger hclog.Logger) *pluginapi.De
 	return d
 }
 
-func readDescription(path, key string) (*pluginapi.Description, error) {
+// readDescription reads the cache file path of key; decoded, if not nil,
+// returns what a body of the same checksum decoded to (see described.go).
+func readDescription(path, key string, decoded func(sum string, body []byte) (*pluginapi.Description, error)) (*pluginapi.Description, error) {
 	// The cache writes regular files only: a symlink is not ours.
 	fi, err := os.Lstat(path)
 	if err != nil {
@@ -209,30 +224,52 @@ func readDescription(path, key string) (*pluginapi.Description, error) {
 	if err != nil {
 		return nil, err
 	}
-	return decodeDescription(data, key)
+	if decoded == nil {
+		return decodeDescription(data, key)
+	}
+	body, sum, err := checkEntry(data, key)
+	if err != nil {
+		return nil, err
+	}
+	return decoded(sum, body)
 }
 
 // decodeDescription decodes and checks one cache file's content.
 func decodeDescription(data []byte, key string) (*pluginapi.Description, error) {
+	body, _, err := checkEntry(data, key)
+	if err != nil {
+		return nil, err
+	}
+	return decodeBody(body)
+}
+
+// checkEntry checks one cache file's header and returns its body and the
+// body's checksum.
+func checkEntry(data []byte, key string) (body []byte, sum string, err error) {
 	if len(data) > pluginapi.MaxDescriptionSize {
-		return nil, fmt.Errorf("more than %d bytes", pluginapi.MaxDescriptionSize)
+		return nil, "", fmt.Errorf("more than %d bytes", pluginapi.MaxDescriptionSize)
 	}
 	line, body, ok := bytes.Cut(data, []byte("\n"))
 	if !ok {
-		return nil, fmt.Errorf("no header line")
+		return nil, "", fmt.Errorf("no header line")
 	}
 	var h describeHeader
 	if err := strictUnmarshal(line, &h); err != nil {
-		return nil, fmt.Errorf("header: %w", err)
+		return nil, "", fmt.Errorf("header: %w", err)
 	}
 	switch {
 	case h.Format != describeFormat:
-		return nil, fmt.Errorf("format %d, want %d", h.Format, describeFormat)
+		return nil, "", fmt.Errorf("format %d, want %d", h.Format, describeFormat)
 	case h.Key != key:
-		return nil, fmt.Errorf("entry of key %q, want %q", h.Key, key)
+		return nil, "", fmt.Errorf("entry of key %q, want %q", h.Key, key)
 	case h.Sum != checksum(body):
-		return nil, fmt.Errorf("checksum mismatch")
+		return nil, "", fmt.Errorf("checksum mismatch")
 	}
+	return body, h.Sum, nil
+}
+
+// decodeBody decodes a cache file's body, which checkEntry checked.
+func decodeBody(body []byte) (*pluginapi.Description, error) {
 	// The checksum says the body is what this cache wrote after Validate,
 	// so a plain Unmarshal will do: a strict Decoder costs half as much
 	// again on the ~90 KB of a description, for every language, on every
@@ -272,18 +309,15 @@ func checksum(data []byte) string {
 // langhost executable each time.
 const staleDescription = 30 * 24 * time.Hour
 
-// storeDescription caches d under key. Failing to cache is logged, never
-// an error: the next call describes the plugin again.
-func (m *Manager) storeDescription(key, plugin string, d *pluginapi.Description, logger hclog.Logger) {
+// storeDescription caches body, a validated description as JSON, under
+// key. Failing to cache is logged, never an error: the next call describes
+// the plugin again.
+func (m *Manager) storeDescription(key, plugin string, body []byte, logger hclog.Logger) {
 	dir := m.cfg.describeDir
 	if dir == "" {
 		return
 	}
-	body, err := json.Marshal(d)
-	var header []byte
-	if err == nil {
-		header, err = json.Marshal(describeHeader{Format: describeFormat, Key: key, Plugin: plugin, Sum: checksum(body)})
-	}
+	header, err := json.Marshal(describeHeader{Format: describeFormat, Key: key, Plugin: plugin, Sum: checksum(body)})
 	data := slices.Concat(header, []byte("\n"), body)
 	if err == nil {
 		if err = privfile.Dir(dir); err == nil {

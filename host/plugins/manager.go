@@ -50,6 +50,10 @@ type Manager struct {
 	mu      sync.Mutex
 	plugins map[Key]*Plugin
 	closed  bool
+
+	// described shares descriptions between the languages of one host
+	// (see described.go).
+	described described
 }
 
 // NewManager returns a manager whose plugins log into logger (go-plugin
