@@ -283,7 +283,8 @@ turns:
 				t.Fatal(err)
 			}
 			srv := modeltest.NewServer(t, s)
-			cfg := model.Config{Provider: provider, Model: "scripted", BaseURL: srv.OpenAIURL()}
+			// The test is the user choosing the scripted server for the key.
+			cfg := model.Config{Provider: provider, Model: "scripted", BaseURL: srv.OpenAIURL(), UserEndpoint: true}
 			if provider == "anthropic" {
 				cfg.BaseURL = srv.URL()
 			}

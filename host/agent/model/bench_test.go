@@ -27,7 +27,7 @@ func BenchmarkComplete(b *testing.B) {
 				}
 				srv := modeltest.NewServer(b, &modeltest.Script{Turns: turns})
 				zero := 0
-				cfg := model.Config{Provider: provider, Model: "m", MaxRetries: &zero, BaseURL: srv.OpenAIURL()}
+				cfg := model.Config{Provider: provider, Model: "m", MaxRetries: &zero, BaseURL: srv.OpenAIURL(), UserEndpoint: true}
 				if provider == "anthropic" {
 					cfg.BaseURL = srv.URL()
 				}
