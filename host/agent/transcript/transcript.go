@@ -7,7 +7,6 @@ package transcript
 
 import (
 	"bufio"
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -26,6 +25,7 @@ import (
 	"github.com/langhost/langhost/host/agent/model"
 	"github.com/langhost/langhost/internal/privfile"
 	"github.com/langhost/langhost/internal/procgroup"
+	"github.com/langhost/langhost/internal/redact"
 	"github.com/langhost/langhost/internal/safefile"
 	"github.com/langhost/langhost/internal/txnlog"
 	"github.com/langhost/langhost/internal/workspace"
@@ -107,20 +107,21 @@ type Event struct {
 // Writer appends events to one run's transcript. It is safe for
 // concurrent use.
 type Writer struct {
-	mu      sync.Mutex
-	f       *os.File
-	path    string
-	seq     int
-	secrets [][]byte
-	err     error // the first write error; later writes are skipped
+	mu   sync.Mutex
+	f    *os.File
+	path string
+	seq  int
+	red  *redact.Redactor
+	err  error // the first write error; later writes are skipped
 }
 
 // NewID returns a new run id; ids sort by start time.
 func NewID() string { return txnlog.NewID() }
 
 // Create starts the transcript of run id in the workspace. Every value in
-// secrets (API keys; empty ones are ignored) is replaced by "[redacted]"
-// wherever it would be written. The directory is confined to the workspace
+// secrets (API keys) is replaced by "[redacted]" wherever it would be
+// written, as redact.New says (also without a known key prefix, and any
+// key shape). The directory is confined to the workspace
 // (a .langhost/runs symlink leading out is refused) and owner-only.
 func Create(ws *workspace.Root, id string, secrets []string) (*Writer, error) {
 	if !idRE.MatchString(id) {
@@ -147,21 +148,10 @@ func Create(ws *workspace.Root, id string, secrets []string) (*Writer, error) {
 	if err != nil {
 		return nil, failure.Wrap(failure.Precondition, err, "creating the transcript of run %s", id)
 	}
-	w := &Writer{f: f, path: path}
-	for _, s := range secrets {
-		// A short value would redact ordinary words; keys are long.
-		if len(s) >= 8 {
-			w.secrets = append(w.secrets, []byte(s))
-		}
-	}
-	return w, nil
+	return &Writer{f: f, path: path, red: redact.New(secrets...)}, nil
 }
 
 var idRE = regexp.MustCompile(`^[0-9A-Za-z][0-9A-Za-z-]{0,63}$`)
-
-// keyRE matches the shapes of common API keys, redacted even when the
-// caller did not name them as secrets (a key pasted into a task).
-var keyRE = regexp.MustCompile(`\b(sk-[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,})`)
 
 // Path is the transcript file.
 func (w *Writer) Path() string { return w.path }
@@ -192,7 +182,7 @@ func (w *Writer) Write(ev Event) error {
 		w.err = fmt.Errorf("transcript event %d: %w", ev.Seq, err)
 		return w.err
 	}
-	line = Redact(line, w.secrets)
+	line = w.red.Bytes(line)
 	if _, err := w.f.Write(append(line, '\n')); err != nil {
 		w.err = fmt.Errorf("writing the transcript %s: %w", w.path, err)
 		return w.err
@@ -208,14 +198,6 @@ func (w *Writer) Close() error {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	return w.f.Close()
-}
-
-// Redact replaces every secret and everything shaped like an API key in b.
-func Redact(b []byte, secrets [][]byte) []byte {
-	for _, s := range secrets {
-		b = bytes.ReplaceAll(b, s, []byte("[redacted]"))
-	}
-	return keyRE.ReplaceAll(b, []byte("[redacted]"))
 }
 
 // MaxSize bounds a transcript read back: a run writes far less.
