@@ -784,7 +784,7 @@ func TestMCPUserProfile(t *testing.T) {
 		names = append(names, name)
 	}
 	sort.Strings(names)
-	if want := []string{"go_find_callers", "go_find_implementations", "go_find_references", "go_find_symbol", "go_test", "go_vet"}; !slices.Equal(names, want) {
+	if want := []string{"go_find_callers", "go_find_implementations", "go_find_overrides", "go_find_references", "go_find_subclasses", "go_find_symbol", "go_find_usages", "go_test", "go_vet"}; !slices.Equal(names, want) {
 		t.Errorf("tools = %v, want %v", names, want)
 	}
 
