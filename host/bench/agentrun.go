@@ -15,7 +15,6 @@ import (
 	"github.com/langhost/langhost/host/agent/session"
 	"github.com/langhost/langhost/host/agent/transcript"
 	"github.com/langhost/langhost/host/registry"
-	"github.com/langhost/langhost/internal/redact"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/langhost/langhost/prompts"
 )
@@ -76,7 +75,7 @@ func runAgent(ctx context.Context, opts Options, s *Scenario, c RunConfig, ws st
 		return fmt.Errorf("roles: %w", err)
 	}
 	id := transcript.NewID()
-	w, err := transcript.Create(h.Workspace, id, redact.New(secrets(opts.Getenv)...).Secrets())
+	w, err := transcript.Create(h.Workspace, id, secrets(opts.Getenv))
 	if err != nil {
 		return err
 	}

@@ -94,20 +94,6 @@ func New(secrets ...string) *Redactor {
 	return r
 }
 
-// Secrets returns the values r replaces besides the key shapes, longest
-// first: each secret, its body without a known prefix and their JSON
-// escaped forms, for a writer that takes a list of values.
-func (r *Redactor) Secrets() []string {
-	if r == nil {
-		return nil
-	}
-	out := make([]string, len(r.needles))
-	for i, n := range r.needles {
-		out[i] = string(n)
-	}
-	return out
-}
-
 // Bytes returns b with every secret replaced by Mask. b is not modified.
 func (r *Redactor) Bytes(b []byte) []byte {
 	b = r.literal(b)

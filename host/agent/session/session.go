@@ -120,7 +120,7 @@ func run(ctx context.Context, o Options, red *redact.Redactor) (*Result, error) 
 	a := o.Agent
 	tools := Tools(o.Registry, a)
 	id := transcript.NewID()
-	w, err := transcript.Create(o.Workspace, id, red.Secrets())
+	w, err := transcript.Create(o.Workspace, id, o.Secrets)
 	if err != nil {
 		return nil, err
 	}
