@@ -20,6 +20,9 @@ func processName(command string) string {
 	if len(fields) == 0 {
 		return ""
 	}
+	if fields[len(fields)-1] == "langhost-reaper" {
+		return "langhost reaper" // the shell that waits (procgroup's reaperScript)
+	}
 	name := base(fields[0])
 	if slices.Contains(interpreters, strings.TrimSuffix(name, ".exe")) || isVersioned(name, interpreters) {
 		for _, a := range fields[1:] {

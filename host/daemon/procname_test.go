@@ -10,6 +10,7 @@ func TestProcessName(t *testing.T) {
 		{"node /x/node_modules/@elm-tooling/elm-language-server/out/node/index.js --stdio", "@elm-tooling/elm-language-server"},
 		{"/usr/bin/node --max-old-space-size=3072 /x/node_modules/typescript/lib/tsserver.js --serverMode partialSemantic", "tsserver"},
 		{"/tmp/langhost-mcp-test-1/langhost plugin serve semantic", "langhost plugin serve semantic"},
+		{"/bin/sh -c trap '' INT HUP TERM\nlive=' ' ... langhost-reaper", "langhost reaper"},
 		{"python3.12 -m pylsp", "pylsp"},
 		{"dotnet /opt/roslyn/Microsoft.CodeAnalysis.LanguageServer.dll --stdio", "Microsoft.CodeAnalysis.LanguageServer"},
 		{"clangd-14 --background-index", "clangd-14"},
