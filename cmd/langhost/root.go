@@ -192,6 +192,9 @@ func newRootCmd(f *factory) *cobra.Command {
 			f.cmd = cmd
 			if f.tuneGC {
 				tuneGC(cmd)
+				if longLived(cmd) {
+					go trimTextPages(cmd.Context())
+				}
 			}
 			return f.checkOutputFlags()
 		},
@@ -254,11 +257,20 @@ func tuneGC(cmd *cobra.Command) {
 	if _, set := os.LookupEnv("GOGC"); set {
 		return
 	}
-	switch commandPath(cmd) {
-	case "serve", "mcp", "plugin.serve", "agent.run", "bench.run":
+	if longLived(cmd) {
 		return
 	}
 	debug.SetGCPercent(shortGCPercent)
+}
+
+// longLived reports whether cmd runs until stopped: a server, a plugin,
+// an agent or bench run.
+func longLived(cmd *cobra.Command) bool {
+	switch commandPath(cmd) {
+	case "serve", "mcp", "plugin.serve", "agent.run", "bench.run":
+		return true
+	}
+	return false
 }
 
 func execute(ctx context.Context, f *factory, args []string) int {
