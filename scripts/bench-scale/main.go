@@ -372,7 +372,7 @@ func bench(cfg benchConfig) {
 		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", name, ms(cold), ms(median(s)), ms(p95(s)), ms(slowest(s)), kib(medianBytes(s)),
 			mem(m50.rss), mem(mEnd.rss), mem(peak), mem(m50.pss), mem(mEnd.pss))
 	}
-	same := memory{-1, -1, -1}
+	same := memory{rss: -1, pss: -1, own: -1}
 	row("raw "+cfg.name+" over LSP", rawCold, rawS, rawAt50, rawEnd, rawMem.peak())
 	row("langhost, `standard` detail", lhCold, stdS, lhAt50, lhEnd, lhMem.peak())
 	row("langhost, `compact` detail", -1, compactS, same, same, -1)
@@ -396,6 +396,7 @@ func bench(cfg benchConfig) {
 		at50, n, float64(lhEnd.rss-lhAt50.rss)/(1<<20), float64(rawEnd.rss-rawAt50.rss)/(1<<20))
 	fmt.Printf("- of langhost's tree, its own processes (MCP host, plugin, reaper; not the language server) hold %s RSS after %d queries and %s after %d\n",
 		mib(lhAt50.own), at50, mib(lhEnd.own), n)
+	printProcesses(at50, n, lhAt50, lhEnd)
 	for _, m := range mismatches {
 		fmt.Printf("- different answers: %s\n", m)
 	}
@@ -707,20 +708,87 @@ func treeRSS(root int) int64 {
 // memory is a tree's summed RSS and PSS. RSS counts the pages processes
 // share (the same executable mapped by langhost's processes) once per
 // process; PSS divides them among the processes that share them.
-// own is the RSS of the processes running exe (langhost's host and
-// plugin processes, without the language server).
-type memory struct{ rss, pss, own int64 }
+// own is the RSS of langhost's own processes (host, plugin and reaper,
+// without the language server); each is every process's share.
+type memory struct {
+	rss, pss, own int64
+	each          []procMemory
+}
+
+// procMemory is the memory of one process of a tree, named by its role.
+type procMemory struct {
+	role     string
+	rss, pss int64
+}
 
 func treeMemory(root int, exe string) memory {
 	var m memory
 	for _, p := range tree(root) {
-		m.rss += p.rss
-		m.pss += pss(p.pid)
-		if p.exe == exe {
+		pm := procMemory{role: role(p, exe), rss: p.rss, pss: pss(p.pid)}
+		m.rss += pm.rss
+		m.pss += pm.pss
+		if pm.role != "server" {
 			m.own += p.rss
 		}
+		m.each = append(m.each, pm)
 	}
 	return m
+}
+
+// role names a process of a tree: langhost's MCP host, plugin or reaper
+// (/bin/sh named langhost-reaper, or this executable sweeping), or a
+// language server (anything else, its helpers included).
+func role(p proc, exe string) string {
+	args := strings.Fields(p.name)
+	switch {
+	case slices.Contains(args, "langhost-reaper") || p.exe == exe && slices.Contains(args, "reaper"):
+		return "reaper"
+	case p.exe == exe && len(args) > 2 && args[1] == "plugin" && args[2] == "serve":
+		return "plugin " + strings.Join(args[3:], " ")
+	case p.exe == exe:
+		return "host: langhost " + strings.Join(args[1:min(len(args), 2)], " ")
+	}
+	return "server"
+}
+
+// printProcesses prints the memory of each process of langhost's tree
+// after at50 and n queries: what the host, the plugin, the reaper and the
+// language server each hold.
+func printProcesses(at50, n int, a, b memory) {
+	fmt.Printf("\n| langhost's tree, each process | RSS after %d queries | after %d | PSS after %d | after %d |\n", at50, n, at50, n)
+	fmt.Println("|---|---|---|---|---|")
+	byRole := func(m memory, r string) (rss, pss int64, ok bool) {
+		for _, p := range m.each {
+			if p.role == r {
+				rss, pss, ok = rss+p.rss, pss+p.pss, true
+			}
+		}
+		return rss, pss, ok
+	}
+	var roles []string
+	for _, p := range append(a.each, b.each...) {
+		if !slices.Contains(roles, p.role) {
+			roles = append(roles, p.role)
+		}
+	}
+	show := func(v int64, ok bool) string {
+		if !ok {
+			return "(gone)"
+		}
+		return mib(v)
+	}
+	for _, r := range roles {
+		r1, p1, ok1 := byRole(a, r)
+		r2, p2, ok2 := byRole(b, r)
+		fmt.Printf("| %s | %s | %s | %s | %s |\n", r, show(r1, ok1), show(r2, ok2), show(p1, ok1), show(p2, ok2))
+	}
+	var ownPSS int64
+	for _, p := range b.each {
+		if p.role != "server" {
+			ownPSS += p.pss
+		}
+	}
+	fmt.Printf("| langhost's own (all but the server) | %s | %s | | %s |\n", mib(a.own), mib(b.own), mib(ownPSS))
 }
 
 // pss reads a process's proportional set size.
