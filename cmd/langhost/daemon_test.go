@@ -271,7 +271,7 @@ func roles(st daemon.Status) map[string]int {
 			r["?"]++
 		case strings.Contains(filepath.Base(argv[0]), "gopls"):
 			r["gopls"]++
-		case argv[len(argv)-1] == "langhost-reaper" || len(argv) == 2 && argv[1] == "reaper":
+		case p.Name == "langhost reaper" || len(argv) == 2 && argv[1] == "reaper":
 			r["reaper"]++
 		case slices.Equal(argv[1:], []string{"plugin", "serve", "semantic"}):
 			r["plugin"]++
