@@ -303,8 +303,12 @@ func TestCSharpLSEdits(t *testing.T) {
 		}
 	})
 	t.Run("organize usings", func(t *testing.T) {
-		// csharp-ls offers no source.organizeImports action (organize_imports
-		// leaves the file as it is); its own actions do the work.
+		// csharp-ls offers no source.organizeImports action: organize_imports
+		// says so and names the actions that do the work.
+		_, err := invokeConfirmed(t, e, "organize_imports", map[string]any{"file": messy})
+		if failure.CodeOf(err) != failure.Unsupported || !strings.Contains(err.Error(), "Remove unnecessary usings") {
+			t.Errorf("organize_imports on csharp-ls = %v, want unsupported_by_server naming the using actions", err)
+		}
 		for _, title := range []string{"Remove unnecessary usings", "Sort Usings"} {
 			_, err := invokeConfirmed(t, e, "apply_code_action", map[string]any{"file": messy, "line": 1, "end_line": 2, "title": title})
 			if err != nil && !(title == "Sort Usings" && failure.CodeOf(err) == failure.AnchorNotResolved) {

@@ -241,6 +241,12 @@ func (d *csharpLSDialect) loadReport() ([]string, int, []string) {
 
 func (*csharpLSDialect) prepare(*session) {}
 
+// organizeImportsInstead: csharp-ls 0.28.0 has Roslyn's using actions, but
+// none of kind source.organizeImports.
+func (*csharpLSDialect) organizeImportsInstead() string {
+	return `use apply_code_action with title "Remove unnecessary usings", then "Sort Usings"`
+}
+
 // afterInitialized checks that there is something to load: without a
 // solution or project csharp-ls only logs, and every answer is empty.
 func (*csharpLSDialect) afterInitialized(_ context.Context, s *session) error {

@@ -379,8 +379,18 @@ func organizeImports(ctx context.Context, c *call, in *fileInput) (*newTextOutpu
 			}
 		}
 	}
-	// No action means the imports are already organised.
+	// No action means the imports are already organised, unless the
+	// server never offers one.
+	if d, ok := c.s.dialect.(organizeImportsLacker); ok {
+		return nil, failure.New(failure.Unsupported, "%s offers no source.organizeImports action; %s", c.s.name, d.organizeImportsInstead())
+	}
 	return newText(doc, rel, doc.content()), nil
+}
+
+// organizeImportsLacker is a dialect whose server never offers
+// source.organizeImports, so that no action does not mean "organised".
+type organizeImportsLacker interface {
+	organizeImportsInstead() string // what to call instead
 }
 
 type formatInput struct {
