@@ -56,7 +56,7 @@ func TestBenchRunAndReport(t *testing.T) {
 	}
 	c.format = "markdown"
 	o = c.run("bench", "report", out)
-	if o.code != 0 || !strings.Contains(o.stdout, "| go-fix-failing-test | sed | external | cli | - | yes | exited | - | - | - |") {
+	if o.code != 0 || !strings.Contains(o.stdout, "| go-fix-failing-test | sed | external | mcp | - | yes | exited | - | - | ? |") {
 		t.Fatalf("markdown report: exit %d\n%s%s", o.code, o.stdout, o.stderr)
 	}
 	c.format = ""
