@@ -347,24 +347,11 @@ func Undo(ctx context.Context, root, id string) (*Record, error) {
 			return nil, err
 		}
 	}
-	l, err := open(root, true)
-	if err != nil {
-		return nil, err
-	}
-	unlock, err := l.lock()
+	l, recs, byID, unlock, err := openLocked(root)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-
-	recs, err := l.list()
-	if err != nil {
-		return nil, err
-	}
-	byID := map[string]*Record{}
-	for _, r := range recs {
-		byID[r.ID] = r
-	}
 	var rec *Record
 	if id == "" {
 		for _, r := range recs {
@@ -392,23 +379,11 @@ func Redo(ctx context.Context, root string) (*Record, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	l, err := open(root, true)
-	if err != nil {
-		return nil, err
-	}
-	unlock, err := l.lock()
+	l, recs, byID, unlock, err := openLocked(root)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
-	recs, err := l.list()
-	if err != nil {
-		return nil, err
-	}
-	byID := map[string]*Record{}
-	for _, r := range recs {
-		byID[r.ID] = r
-	}
 	var first error
 	for _, r := range recs {
 		if r.UndoneBy != "" || editLike(r, byID) {
@@ -430,6 +405,29 @@ func Redo(ctx context.Context, root string) (*Record, error) {
 		msg += "; " + note
 	}
 	return nil, failure.New(failure.NotFound, "%s", msg)
+}
+
+// openLocked opens the records of root and takes their lock, for an undo
+// or redo: it returns them newest first and by id, and the unlock.
+func openLocked(root string) (*log, []*Record, map[string]*Record, func(), error) {
+	l, err := open(root, true)
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	unlock, err := l.lock()
+	if err != nil {
+		return nil, nil, nil, nil, err
+	}
+	recs, err := l.list()
+	if err != nil {
+		unlock()
+		return nil, nil, nil, nil, err
+	}
+	byID := make(map[string]*Record, len(recs))
+	for _, r := range recs {
+		byID[r.ID] = r
+	}
+	return l, recs, byID, unlock, nil
 }
 
 // nothingToUndo is the error of an undo with no id when every edit is
