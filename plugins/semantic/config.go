@@ -35,7 +35,10 @@ type Config struct {
 	// unknown extensions use the extension without its dot.
 	LanguageIDs map[string]string `json:"languageIds,omitempty" yaml:"languageIds,omitempty"`
 	// ReadyTimeout bounds start-up until the server is ready (Go duration,
-	// default 2m). RequestTimeout bounds each operation (default 60s).
+	// default 2m), counted from the server's last sign of progress (a
+	// $/progress notification or a log message), so that a large solution
+	// still loading is not killed; start-up as a whole is bounded at 10
+	// times it. RequestTimeout bounds each operation (default 60s).
 	ReadyTimeout   string `json:"readyTimeout,omitempty" yaml:"readyTimeout,omitempty"`
 	RequestTimeout string `json:"requestTimeout,omitempty" yaml:"requestTimeout,omitempty"`
 	// ReadyQuiet is how long a standard-dialect server must show no

@@ -71,7 +71,7 @@ func TestServerStartFailures(t *testing.T) {
 		start := time.Now()
 		err := openErr(t, cfg, root)
 		fe := wantCode(t, err, failure.Timeout, "")
-		if !strings.Contains(fe.Error(), "did not become ready within 500ms (semantic.readyTimeout)") || !strings.Contains(fe.Error(), filepath.Base(cfg.Command)) {
+		if !strings.Contains(fe.Error(), "showed no sign of progress (a progress report or log message) for 500ms (semantic.readyTimeout)") || !strings.Contains(fe.Error(), filepath.Base(cfg.Command)) {
 			t.Errorf("unclear error: %v", err)
 		}
 		if time.Since(start) > 10*time.Second {

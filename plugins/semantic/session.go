@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/langhost/langhost/internal/safefile"
@@ -31,6 +32,10 @@ type session struct {
 	ready     bool
 	startedAt time.Time // when the server was started
 	readyAt   time.Time // when it became ready (load_status)
+	// lastSign is when the server last showed a sign of progress (a
+	// $/progress notification or a log message), in Unix nanoseconds:
+	// readyTimeout counts from it.
+	lastSign atomic.Int64
 
 	// docs are the documents open in the server. A call opens a document
 	// only when it needs the server to see exactly langhost's copy (an
@@ -128,11 +133,13 @@ func startSession(ctx context.Context, e *Engine, argv []string) (*session, erro
 		Settings:         e.cfg.Settings,
 		WorkspaceFolders: []lsp.WorkspaceFolder{{URI: lsp.URIFromPath(e.lspRoot), Name: filepath.Base(e.lspRoot)}},
 		OnLog: func(_ int, msg string) {
+			s.lastSign.Store(time.Now().UnixNano())
 			if d, ok := s.dialect.(interface{ onLog(string) }); ok {
 				d.onLog(msg)
 			}
 		},
 		OnProgress: func(ev lsp.ProgressEvent) {
+			s.lastSign.Store(time.Now().UnixNano())
 			if d, ok := s.dialect.(interface{ onProgress(lsp.ProgressEvent) }); ok {
 				d.onProgress(ev)
 			}
@@ -153,9 +160,16 @@ func startSession(ctx context.Context, e *Engine, argv []string) (*session, erro
 	s.srv = srv
 	s.dialect.prepare(s)
 
+	// readyTimeout counts from the server's last sign of progress: a large
+	// solution may load for minutes, reporting as it goes, while a hung
+	// server falls silent. The whole start-up is bounded as well.
 	timeout := e.cfg.readyTimeout()
-	rctx, cancel := context.WithTimeout(ctx, timeout)
-	defer cancel()
+	limit := readyLimitFactor * timeout
+	lctx, cancelLimit := context.WithTimeout(ctx, limit)
+	defer cancelLimit()
+	s.lastSign.Store(time.Now().UnixNano())
+	rctx, stopWatch := watchProgress(lctx, timeout, func() time.Time { return time.Unix(0, s.lastSign.Load()) })
+	defer stopWatch()
 	err = s.handshake(rctx)
 	if err == nil {
 		err = s.dialect.waitReady(rctx, s)
@@ -165,9 +179,13 @@ func startSession(ctx context.Context, e *Engine, argv []string) (*session, erro
 		switch {
 		case s.exited() || errors.Is(err, lsp.ErrClosed):
 			return nil, failure.Wrap(failure.Internal, err, "language server %s exited during start-up: %s", s.name, s.exitReason())
+		case errors.Is(context.Cause(rctx), errNoProgress) && ctx.Err() == nil && lctx.Err() == nil:
+			return nil, failure.Wrap(failure.Timeout, errNoProgress,
+				"language server %s did not become ready: it showed no sign of progress (a progress report or log message) for %s (semantic.readyTimeout); stopped %s after its start",
+				s.name, timeout, time.Since(s.startedAt).Round(100*time.Millisecond))
 		case errors.Is(err, context.DeadlineExceeded) || failure.CodeOf(err) == failure.Timeout:
 			if ctx.Err() == nil {
-				return nil, failure.Wrap(failure.Timeout, err, "language server %s did not become ready within %s (semantic.readyTimeout)", s.name, timeout)
+				return nil, failure.Wrap(failure.Timeout, err, "language server %s did not become ready within %s (%d × semantic.readyTimeout), although it kept showing progress", s.name, limit, readyLimitFactor)
 			}
 			return nil, failure.Wrap(failure.Timeout, err, "waiting for language server %s to become ready", s.name)
 		case errors.Is(err, context.Canceled):

@@ -18,6 +18,8 @@
 // Behaviour is tuned with environment variables:
 //
 //	FAKEROSLYN_LOAD_DELAY=200ms   time from solution/open to ready (Go duration or milliseconds)
+//	FAKEROSLYN_LOAD_REPORT=100ms  while loading, report progress this often (a $/progress report,
+//	                              else a log message), as a server loading a large solution does
 //	FAKEROSLYN_HIERARCHY=1        advertise and serve type/call hierarchy (2026+ builds)
 //	FAKEROSLYN_FAIL_30099=N       the first N navigation requests fail with -30099 (roslyn only)
 //	FAKEROSLYN_NEVER_READY=1      never finish loading (no projectInitializationComplete)
@@ -63,6 +65,7 @@ type config struct {
 	logDir        string
 	logFile       string
 	loadDelay     time.Duration
+	loadReport    time.Duration // 0: no reports while loading
 	hierarchy     bool
 	fail30099     int
 	neverReady    bool
@@ -107,6 +110,11 @@ func parseConfig(name string, args []string, getenv func(string) string) (*confi
 	if v := getenv("FAKEROSLYN_LOAD_DELAY"); v != "" {
 		if cfg.loadDelay, err = parseDuration(v); err != nil {
 			return nil, fmt.Errorf("FAKEROSLYN_LOAD_DELAY: %w", err)
+		}
+	}
+	if v := getenv("FAKEROSLYN_LOAD_REPORT"); v != "" {
+		if cfg.loadReport, err = parseDuration(v); err != nil || cfg.loadReport <= 0 {
+			return nil, fmt.Errorf("FAKEROSLYN_LOAD_REPORT: want a positive duration, got %q", v)
 		}
 	}
 	if v := getenv("FAKEROSLYN_REPLY_TIMEOUT"); v != "" {

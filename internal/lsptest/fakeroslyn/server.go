@@ -740,6 +740,9 @@ func (s *server) open(w *OpenedWorkspace) {
 	} else {
 		s.progressWait = true
 	}
+	if s.cfg.loadReport > 0 {
+		s.reportLoading(1)
+	}
 	if s.cfg.neverReady {
 		s.logf("FAKEROSLYN_NEVER_READY=1: project initialization will never complete")
 		return
@@ -770,6 +773,21 @@ func (s *server) open(w *OpenedWorkspace) {
 		s.check(s.out.notify("workspace/projectInitializationComplete", map[string]any{}))
 		s.logf("project initialization complete: %d documents", len(s.idx.files))
 	})
+}
+
+// reportLoading reports the n-th step of loading, and schedules the next
+// one while loading lasts (FAKEROSLYN_LOAD_REPORT).
+func (s *server) reportLoading(n int) {
+	if s.loadState != "loading" {
+		return
+	}
+	msg := fmt.Sprintf("Loading project %d", n)
+	if s.progressOn {
+		s.check(s.out.notify("$/progress", map[string]any{"token": s.progress, "value": map[string]any{"kind": "report", "message": msg}}))
+	} else {
+		s.check(s.out.notify("window/logMessage", map[string]any{"type": 3, "message": msg}))
+	}
+	s.after(s.cfg.loadReport, func() { s.reportLoading(n + 1) })
 }
 
 // openFailed reports a solution that cannot be loaded; csharp-ls then
