@@ -1,0 +1,85 @@
+package semantic
+
+import (
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// csReadOnlyCalls exercise every C# operation that writes nothing on the
+// zoo, previews of edits included.
+var csReadOnlyCalls = []struct {
+	op    string
+	input map[string]any
+}{
+	{"load_status", map[string]any{}},
+	{"find_symbol", map[string]any{"query": "Dog", "kind": "class"}},
+	{"file_symbols", map[string]any{"file": "src/Zoo.Core/Dog.cs"}},
+	{"symbol_info", map[string]any{"symbol": "Dog/Speak"}},
+	{"symbol_info", map[string]any{"file": "src/Zoo.App/Keeper.cs", "line": 13, "column": 20}},
+	{"find_references", map[string]any{"symbol": "Feeder", "kind": "class"}},
+	{"find_references", map[string]any{"symbol": "Animal/Describe", "detail": "full"}},
+	{"find_implementations", map[string]any{"symbol": "IAnimal"}},
+	{"type_hierarchy", map[string]any{"symbol": "Dog", "direction": "both"}},
+	{"find_callers", map[string]any{"symbol": "Feeder/Feed#1", "depth": 2}},
+	{"get_source", map[string]any{"symbol": "Dog/Describe"}},
+	{"type_members", map[string]any{"symbol": "Animal", "kind": "class"}},
+	{"containing_member", map[string]any{"file": "src/Zoo.App/Keeper.cs", "line": 13, "column": 13}},
+	{"find_subclasses", map[string]any{"symbol": "Animal", "transitive": true}},
+	{"find_overrides", map[string]any{"symbol": "Animal/Speak"}},
+	{"find_usages", map[string]any{"symbol": "Dog", "kind": "class"}},
+	{"method_overloads", map[string]any{"symbol": "Feeder/Feed"}},
+	{"get_file_content", map[string]any{"file": "src/Zoo.Core/Cat.cs"}},
+	{"diagnostics", map[string]any{"file": "src/Zoo.App/Keeper.cs"}},
+	{"diagnostics", map[string]any{"file": "src/Zoo.Core/Feeder.cs", "packet": "guided"}},
+	{"rename", map[string]any{"symbol": "Feeder/Meals", "new_name": "Portions"}},
+	{"code_actions", map[string]any{"file": "src/Zoo.App/Keeper.cs", "line": 1, "column": 1}},
+	{"format", map[string]any{"file": "src/Zoo.Core/Cat.cs"}},
+}
+
+// TestCSharpLSNoDocumentStaysOpen: no document is left open that langhost
+// opened only to read. Every read-only operation runs against real
+// csharp-ls, whose input is recorded on the way in; after each call
+// langhost's count of open documents is zero, and on the wire every
+// didOpen was followed by a didClose. csharp-ls keeps an open document's
+// text and re-analyses it on every change, so a document left open makes
+// it grow with every query.
+func TestCSharpLSNoDocumentStaysOpen(t *testing.T) {
+	requireCSharpLS(t)
+	root := copyTree(t, filepath.Join("testdata", "zoo"))
+	wire := filepath.Join(t.TempDir(), "to-csharp-ls.lsp")
+	cfg := csharpLSConfig
+	// sh -c '...' WIRE: $0 is the log file; tee copies what langhost sends.
+	cfg.Command, cfg.Args = "sh", []string{"-c", `tee -a "$0" | exec csharp-ls`, wire}
+	e := openEngine(t, root, "csharp", cfg)
+	if e.sess.serverName() != "csharp-ls" {
+		t.Fatalf("server %q, want csharp-ls behind the recording", e.sess.serverName())
+	}
+	for _, c := range csReadOnlyCalls {
+		mustInvoke(t, e, c.op, c.input)
+		if n := e.sess.openCount(); n != 0 {
+			t.Errorf("%s %v left %d documents open", c.op, c.input, n)
+		}
+	}
+	// A last request marks the end of the recording.
+	mustInvoke(t, e, "find_symbol", map[string]any{"query": "EndOfRecording"})
+	deadline := time.Now().Add(time.Minute)
+	for {
+		open, opens, done := openDocuments(t, wire, "EndOfRecording")
+		if done {
+			if opens == 0 {
+				t.Fatal("no didOpen recorded: the operations that need open documents (previews, the guided packet) opened none")
+			}
+			for uri, n := range open {
+				if n != 0 {
+					t.Errorf("%s: %d didOpen without didClose", uri, n)
+				}
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the recording of the LSP input never showed the last request")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
