@@ -114,6 +114,21 @@ func (m *Mapper) LineColumn(p Position) (line, column int) {
 	return li + 1, column
 }
 
+// PositionAt converts a byte offset of the content to an LSP position. An
+// offset past the end maps to the end; one inside a line terminator maps
+// to the end of its line.
+func (m *Mapper) PositionAt(offset int) Position {
+	offset = max(0, min(offset, len(m.content)))
+	li := sort.Search(len(m.lineStarts), func(i int) bool { return m.lineStarts[i] > offset }) - 1
+	text := m.line(li)
+	text = text[:min(len(text), offset-m.lineStarts[li])]
+	var units uint32
+	for _, r := range string(text) {
+		units += utf16Len(r)
+	}
+	return Position{Line: uint32(li), Character: units}
+}
+
 // Offset converts an LSP position to a byte offset in the content. A
 // character past the end of a line maps to the line's end.
 func (m *Mapper) Offset(p Position) (int, error) {

@@ -77,3 +77,37 @@ func TestURIs(t *testing.T) {
 		t.Error("non-file URI accepted")
 	}
 }
+
+func TestMapperPositionAt(t *testing.T) {
+	// Byte offsets: "ab" 0-1, "\r\n" 2-3, "é" 4-5, "😀" 6-9, "x" 10,
+	// "\n" 11, "\n" 12, "last" 13-16.
+	m := NewMapper([]byte("ab\r\né😀x\n\nlast"))
+	cases := []struct {
+		offset int
+		want   Position
+	}{
+		{-1, Position{0, 0}},
+		{0, Position{0, 0}},
+		{2, Position{0, 2}},  // the "\r" of the terminator
+		{3, Position{0, 2}},  // the "\n": still the end of line 0
+		{4, Position{1, 0}},  // "é"
+		{6, Position{1, 1}},  // before 😀
+		{10, Position{1, 3}}, // after 😀 (two units)
+		{12, Position{2, 0}}, // the empty line
+		{13, Position{3, 0}},
+		{17, Position{3, 4}}, // the end
+		{99, Position{3, 4}}, // past the end
+	}
+	for _, c := range cases {
+		if got := m.PositionAt(c.offset); got != c.want {
+			t.Errorf("PositionAt(%d) = %v, want %v", c.offset, got, c.want)
+		}
+	}
+	// Every offset Offset returns maps back to its position.
+	for _, p := range []Position{{0, 1}, {1, 1}, {1, 3}, {1, 4}, {3, 2}} {
+		off, err := m.Offset(p)
+		if err != nil || m.PositionAt(off) != p {
+			t.Errorf("PositionAt(Offset(%v) = %d, %v) = %v", p, off, err, m.PositionAt(off))
+		}
+	}
+}
