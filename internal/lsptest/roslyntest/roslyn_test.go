@@ -321,3 +321,39 @@ func TestRequestBeforeInitialize(t *testing.T) {
 		t.Errorf("error = %v, want -32002", e)
 	}
 }
+
+// FAKEROSLYN_LOAD_REPORT makes the load report as it goes, as a server
+// loading a large solution does ("Loading project N", as work-done
+// progress once the client accepted the token, else as log messages), and
+// stop reporting when it has loaded.
+func TestLoadReport(t *testing.T) {
+	p := startPeer(t, []string{"FAKEROSLYN_LOAD_DELAY=1s", "FAKEROSLYN_LOAD_REPORT=50ms"})
+	root := fixture(t)
+	p.handshake(root)
+	p.notify("solution/open", map[string]any{"solution": fileURI(filepath.Join(root, "Shapes.sln"))})
+	if p.waitFor("workspace/projectInitializationComplete", 10*time.Second) == nil {
+		t.Fatal("no projectInitializationComplete")
+	}
+	reports := func() int {
+		p.mu.Lock()
+		defer p.mu.Unlock()
+		n := 0
+		for _, m := range p.seen {
+			b, _ := json.Marshal(m["params"])
+			if strings.Contains(string(b), `"Loading project `) {
+				n++
+			}
+		}
+		return n
+	}
+	loaded := reports()
+	if loaded < 2 {
+		t.Errorf("%d load reports in a 1s load reported every 50ms", loaded)
+	}
+	// A request after the load: every report sent before its answer has
+	// been read by then.
+	p.call("workspace/symbol", map[string]any{"query": "Circle"})
+	if n := reports(); n != loaded {
+		t.Errorf("%d load reports after the load ended", n-loaded)
+	}
+}
