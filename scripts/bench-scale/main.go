@@ -143,6 +143,9 @@ func parseSymbols(spec string) []symbol {
 
 func main() {
 	log.SetFlags(0)
+	if len(os.Args) > 1 && os.Args[1] == "record-lsp" {
+		recordLSP(os.Args[2:]) // the shim in front of the CLI daemon's csharp-ls
+	}
 	queries := flag.Int("queries", 500, "warm queries per server (the memory after 50 is reported too)")
 	goBench := flag.Bool("go", true, "measure gopls on golang.org/x/tools")
 	python := flag.Bool("python", false, "also measure pyright on the standard library's email package")
@@ -150,20 +153,36 @@ func main() {
 	csCommit := flag.String("csharp-commit", "", "the commit of -csharp to check out (default: its HEAD, reported)")
 	csSyms := flag.String("csharp-symbols", "", "symbols of -csharp as file|declaration|identifier;... (default: Newtonsoft.Json's)")
 	csEnv := flag.String("csharp-env", "", "environment (MSBuild properties) for -csharp's restore and servers: K=V,...")
+	csOpsFlag := flag.String("csharp-ops", "", "measure only these of -csharp's operations (langhost tool names: find_references,symbol_info,...)")
 	keep := flag.Bool("keep", false, "keep the temporary directory")
+	workdir := flag.String("workdir", "", "work in this directory instead of a temporary one, and keep it; a C# copy restored there by an earlier run at the same commit is reused")
+	prebuilt := flag.String("langhost", "", "measure this langhost executable instead of building ./cmd/langhost")
 	colds := flag.Int("colds", 3, "cold starts per server (the median is reported)")
+	flag.BoolVar(&warmCache, "warm-cache", true, "start each server once before the cold starts, so that none pays for filling its on-disk caches")
 	flag.BoolVar(&verbose, "v", false, "also report each symbol and each process")
 	flag.Parse()
 
-	tmp, err := os.MkdirTemp("", "langhost-bench-scale-*")
-	if err != nil {
+	tmp := *workdir
+	if tmp == "" {
+		var err error
+		if tmp, err = os.MkdirTemp("", "langhost-bench-scale-*"); err != nil {
+			log.Fatal(err)
+		}
+		if !*keep {
+			defer os.RemoveAll(tmp)
+		}
+	} else if err := os.MkdirAll(tmp, 0o755); err != nil {
 		log.Fatal(err)
 	}
-	if !*keep {
-		defer os.RemoveAll(tmp)
-	}
 	exe := filepath.Join(tmp, "langhost")
-	run("", "go", "build", "-o", exe, "./cmd/langhost")
+	if *prebuilt != "" {
+		var err error
+		if exe, err = filepath.Abs(*prebuilt); err != nil {
+			log.Fatal(err)
+		}
+	} else {
+		run("", "go", "build", "-o", exe, "./cmd/langhost")
+	}
 
 	if *goBench {
 		ws, version := goWorkspace(tmp)
@@ -199,16 +218,10 @@ func main() {
 			name = filepath.Base(filepath.Dir(*csharp))
 		}
 		fmt.Printf("\n## csharp-ls on %s at %s (%s lines of C#)\n\n", name, commit, countLines(ws, ".cs"))
-		for _, op := range []string{"references", "implementations"} {
-			fmt.Printf("### %s\n\n", op)
-			bench(benchConfig{
-				name: "csharp-ls", lang: "csharp", ws: ws, exe: exe, queries: *queries, colds: max(1, *colds), symbols: symbols,
-				argv: []string{"csharp-ls"}, languageID: "csharp", op: op, compareSets: true,
-				// csharp-ls answers before it has loaded the solution, with
-				// nothing: cold is the time to the first non-empty answer.
-				untilAnswer: true,
-			})
-		}
+		benchCSharp(context.Background(), benchConfig{
+			name: "csharp-ls", lang: "csharp", ws: ws, exe: exe, queries: *queries, colds: max(1, *colds), symbols: symbols,
+			argv: []string{"csharp-ls"}, languageID: "csharp", compareSets: true,
+		}, *csOpsFlag)
 	}
 }
 
@@ -229,6 +242,9 @@ type benchConfig struct {
 	op string
 	// compareSets compares the answers as sets of locations, not counts.
 	compareSets bool
+	// capabilities are the client capabilities the raw server is given
+	// (default: references and progress only).
+	capabilities map[string]any
 }
 
 // sample is one timed query.
@@ -249,12 +265,14 @@ func bench(cfg benchConfig) {
 	// Warm the language server's on-disk cache (gopls keeps export data
 	// and indexes under the user cache directory), so that no cold start
 	// below pays for it.
-	log.Printf("%s: warming the server's disk cache", cfg.name)
-	warm, _, err := startRaw(ctx, cfg)
-	if err != nil {
-		log.Fatal(err)
+	if warmCache {
+		log.Printf("%s: warming the server's disk cache", cfg.name)
+		warm, _, err := startRaw(ctx, cfg)
+		if err != nil {
+			log.Fatal(err)
+		}
+		warm.close()
 	}
-	warm.close()
 
 	// Cold starts, alternating, one at a time; the last pair stays up.
 	var (
@@ -427,6 +445,9 @@ func alternate(i int, names ...string) []string {
 // verbose adds a table per symbol.
 var verbose bool
 
+// warmCache starts a server once before measuring its cold starts.
+var warmCache bool
+
 // locate finds the line and column of a symbol's declaration.
 func locate(ws string, s *symbol) {
 	content, err := os.ReadFile(filepath.Join(ws, s.file))
@@ -449,8 +470,9 @@ func locate(ws string, s *symbol) {
 // ---- the raw server, over LSP with langhost's client
 
 type rawServer struct {
-	srv *lsp.Server
-	ws  string
+	srv  *lsp.Server
+	ws   string
+	caps map[string]json.RawMessage // the server's capabilities
 }
 
 // startRaw starts the bare server and returns it with the time to its
@@ -486,10 +508,17 @@ func startRaw(ctx context.Context, cfg benchConfig) (*rawServer, time.Duration, 
 			"window":       map[string]any{"workDoneProgress": true},
 		},
 	}
-	if err := srv.Call(ctx, "initialize", init, nil); err != nil {
+	if cfg.capabilities != nil {
+		init["capabilities"] = cfg.capabilities
+	}
+	var res struct {
+		Capabilities map[string]json.RawMessage `json:"capabilities"`
+	}
+	if err := srv.Call(ctx, "initialize", init, &res); err != nil {
 		r.close()
 		return nil, 0, fmt.Errorf("initialize: %w", err)
 	}
+	r.caps = res.Capabilities
 	if err := srv.Notify(ctx, "initialized", struct{}{}); err != nil {
 		r.close()
 		return nil, 0, err
@@ -725,6 +754,9 @@ func treeMemory(root int, exe string) memory {
 	var m memory
 	for _, p := range tree(root) {
 		pm := procMemory{role: role(p, exe), rss: p.rss, pss: pss(p.pid)}
+		if pm.role == "recorder" {
+			continue // bench-scale's own shim (the C# CLI's daemon), not langhost's
+		}
 		m.rss += pm.rss
 		m.pss += pm.pss
 		if pm.role != "server" {
@@ -741,6 +773,8 @@ func treeMemory(root int, exe string) memory {
 func role(p proc, exe string) string {
 	args := strings.Fields(p.name)
 	switch {
+	case len(args) > 1 && args[1] == "record-lsp":
+		return "recorder"
 	case slices.Contains(args, "langhost-reaper") || p.exe == exe && slices.Contains(args, "reaper"):
 		return "reaper"
 	case p.exe == exe && len(args) > 2 && args[1] == "plugin" && args[2] == "serve":
@@ -782,13 +816,18 @@ func printProcesses(at50, n int, a, b memory) {
 		r2, p2, ok2 := byRole(b, r)
 		fmt.Printf("| %s | %s | %s | %s | %s |\n", r, show(r1, ok1), show(r2, ok2), show(p1, ok1), show(p2, ok2))
 	}
-	var ownPSS int64
-	for _, p := range b.each {
+	fmt.Printf("| langhost's own (all but the server) | %s | %s | %s | %s |\n", mib(a.own), mib(b.own), mib(a.ownPSS()), mib(b.ownPSS()))
+}
+
+// ownPSS is the PSS of langhost's own processes.
+func (m memory) ownPSS() int64 {
+	var sum int64
+	for _, p := range m.each {
 		if p.role != "server" {
-			ownPSS += p.pss
+			sum += p.pss
 		}
 	}
-	fmt.Printf("| langhost's own (all but the server) | %s | %s | | %s |\n", mib(a.own), mib(b.own), mib(ownPSS))
+	return sum
 }
 
 // pss reads a process's proportional set size.
@@ -942,12 +981,24 @@ func pyWorkspace(dir string) string {
 // copy and the commit.
 func csWorkspace(dir, src, commit string) (ws, at string) {
 	ws = filepath.Join(dir, "csharp")
-	run("", "git", "clone", "--quiet", "--no-checkout", src, ws)
 	if commit == "" {
 		commit = "HEAD"
 	}
-	at = strings.TrimSpace(output(ws, "git", "rev-parse", commit+"^{commit}"))
-	checkout(ws, at)
+	// A copy restored by an earlier run (-workdir) is reused at the same
+	// commit; the marker is written only once it has been restored.
+	marker := filepath.Join(dir, "csharp.restored")
+	reuse := false
+	if b, err := os.ReadFile(marker); err == nil {
+		at = strings.TrimSpace(output(ws, "git", "rev-parse", commit+"^{commit}"))
+		reuse = strings.TrimSpace(string(b)) == at
+		if !reuse {
+			log.Fatalf("%s holds a copy at %s, not %s: remove it", ws, b, at)
+		}
+	} else {
+		run("", "git", "clone", "--quiet", "--no-checkout", src, ws)
+		at = strings.TrimSpace(output(ws, "git", "rev-parse", commit+"^{commit}"))
+		checkout(ws, at)
+	}
 	// The solution at the root, or in a directory below it (Src/); the
 	// workspace is its directory.
 	var solution string
@@ -960,6 +1011,10 @@ func csWorkspace(dir, src, commit string) (ws, at string) {
 		log.Fatalf("%s: no .sln or .slnx at the root or one directory below", src)
 	}
 	ws = filepath.Dir(solution)
+	if reuse {
+		log.Printf("csharp-ls: reusing %s, restored by an earlier run", ws)
+		return ws, at
+	}
 	log.Printf("csharp-ls: dotnet restore %s", filepath.Base(solution))
 	start := time.Now()
 	// A project whose packages the machine's sources lack fails to
@@ -971,6 +1026,9 @@ func csWorkspace(dir, src, commit string) (ws, at string) {
 		fmt.Printf("dotnet restore failed for some projects (%v): see the log\n\n", err)
 	}
 	log.Printf("csharp-ls: restored in %s", time.Since(start).Round(time.Second))
+	if err := os.WriteFile(marker, []byte(at+"\n"), 0o644); err != nil {
+		log.Fatal(err)
+	}
 	return ws, at
 }
 
