@@ -68,14 +68,26 @@ const describeTimeout = 30 * time.Second
 // `semantic:` block is config: from the cache when the plugin executable
 // (path, size, modification time), its arguments and config are unchanged;
 // else from the built-in agent in-process, or by starting the plugin
-// process, asking it and stopping it. The description is validated
-// (pluginapi.Description.Validate) before it is cached or returned.
+// process, asking it and stopping it. A plugin process's description is
+// validated (pluginapi.Description.Validate) before it is cached or
+// returned.
+//
+// A built-in agent is described once per host and cached once per
+// executable, whatever the language: it is not told the language's config,
+// and its description is compiled in. It is checked with ValidateShape
+// only: decoding its ~60 schemas costs more than the rest of a first
+// `tools/list`, and TestBuiltinDescriptionsAreValid holds every built-in
+// description to Validate.
 func (m *Manager) Describe(ctx context.Context, launch Launch, config json.RawMessage) (*pluginapi.Description, error) {
 	var agent func(hclog.Logger) pluginapi.Agent
 	if launch.Builtin != "" {
 		if agent = m.cfg.builtins[launch.Builtin]; agent == nil {
 			return nil, failure.New(failure.Precondition, "built-in plugin %q is not part of this program", launch.Builtin)
 		}
+		if d, ok := m.described.builtin(launch.Builtin); ok {
+			return d, nil
+		}
+		config = nil // not part of the description
 	}
 	path, err := exec.LookPath(launch.Path)
 	if err != nil {
@@ -87,16 +99,11 @@ func (m *Manager) Describe(ctx context.Context, launch Launch, config json.RawMe
 		return nil, failure.Wrap(failure.Precondition, err, "plugin %s", launch.Name)
 	}
 	logger := m.logger.Named(launch.Name)
-	if d := m.loadDescription(key, logger); d != nil {
-		return d, nil
-	}
-	if agent != nil {
-		// A built-in agent describes itself alike for every language
-		// it serves: describe and validate it once per host.
-		if e, ok := m.described.builtin(launch.Builtin); ok {
-			m.storeDescription(key, path, e.body, logger)
-			return e.d, nil
+	if d, body := m.loadDescription(key, logger); d != nil {
+		if agent != nil {
+			m.described.add(launch.Builtin, body, d)
 		}
+		return d, nil
 	}
 	var d *pluginapi.Description
 	if agent != nil {
@@ -107,7 +114,12 @@ func (m *Manager) Describe(ctx context.Context, launch Launch, config json.RawMe
 	if err != nil {
 		return nil, failure.Wrap(failure.CodeOf(err), err, "describe plugin %s (%s)", launch.Name, path)
 	}
-	if err := d.Validate(); err != nil {
+	if agent != nil {
+		err = d.ValidateShape()
+	} else {
+		err = d.Validate()
+	}
+	if err != nil {
 		return nil, failure.Wrap(failure.CodeOf(err), err, "plugin %s (%s)", launch.Name, path)
 	}
 	body, err := json.Marshal(d)
@@ -184,29 +196,33 @@ func (m *Manager) describePath(key string) string {
 	return filepath.Join(m.cfg.describeDir, key+".json")
 }
 
-// loadDescription returns the cached description under key, or nil. The
-// cache is the user's, but any file in it may be stale, truncated or
-// written by something else: one that is not a regular file, is too large,
-// does not decode, names another key or fails validation is ignored (and
-// replaced by the next store).
-func (m *Manager) loadDescription(key string, logger hclog.Logger) *pluginapi.Description {
+// loadDescription returns the cached description under key and its JSON,
+// or nil. The cache is the user's, but any file in it may be stale,
+// truncated or written by something else: one that is not a regular file,
+// is too large, does not decode, names another key or fails validation is
+// ignored (and replaced by the next store).
+func (m *Manager) loadDescription(key string, logger hclog.Logger) (*pluginapi.Description, []byte) {
 	if m.cfg.describeDir == "" {
-		return nil
+		return nil, nil
 	}
 	// A cache directory that is not the user's own could hold anything.
 	if err := privfile.Dir(m.cfg.describeDir); err != nil {
 		logger.Debug("not using the describe cache", "error", err)
-		return nil
+		return nil, nil
 	}
 	path := m.describePath(key)
-	d, err := readDescription(path, key, m.described.decoded)
+	var body []byte
+	d, err := readDescription(path, key, func(sum string, b []byte) (*pluginapi.Description, error) {
+		body = b
+		return m.described.decoded(sum, b)
+	})
 	if err != nil {
 		if !os.IsNotExist(err) {
 			logger.Debug("ignoring the cached description", "file", path, "error", err)
 		}
-		return nil
+		return nil, nil
 	}
-	return d
+	return d, body
 }
 
 // readDescription reads the cache file path of key; decoded, if not nil,
@@ -321,7 +337,7 @@ func (m *Manager) storeDescription(key, plugin string, body []byte, logger hclog
 	data := slices.Concat(header, []byte("\n"), body)
 	if err == nil {
 		if err = privfile.Dir(dir); err == nil {
-			err = atomicfile.WriteFile(m.describePath(key), data, 0o600)
+			err = atomicfile.WriteCache(m.describePath(key), data, 0o600)
 		}
 	}
 	if err != nil {

@@ -18,24 +18,19 @@ type described struct {
 	bySum map[string]*pluginapi.Description
 	// byBuiltin maps a built-in plugin's name to its description, which
 	// does not depend on the language (the agent is not told it).
-	byBuiltin map[string]describedEntry
-}
-
-type describedEntry struct {
-	d    *pluginapi.Description
-	body []byte // d as JSON, as the cache stores it
+	byBuiltin map[string]*pluginapi.Description
 }
 
 // builtin returns the description of the built-in plugin name, if it was
-// described before.
-func (c *described) builtin(name string) (describedEntry, bool) {
+// described or read from the cache before.
+func (c *described) builtin(name string) (*pluginapi.Description, bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	e, ok := c.byBuiltin[name]
-	return e, ok
+	d, ok := c.byBuiltin[name]
+	return d, ok
 }
 
-// add records d, validated, and body, its JSON; builtin names its
+// add records d, checked, and body, its JSON; builtin names its
 // built-in plugin, "" for a plugin process (whose description may depend
 // on its arguments and environment, so is shared by checksum only).
 func (c *described) add(builtin string, body []byte, d *pluginapi.Description) {
@@ -48,9 +43,9 @@ func (c *described) add(builtin string, body []byte, d *pluginapi.Description) {
 	c.bySum[sum] = d
 	if builtin != "" {
 		if c.byBuiltin == nil {
-			c.byBuiltin = map[string]describedEntry{}
+			c.byBuiltin = map[string]*pluginapi.Description{}
 		}
-		c.byBuiltin[builtin] = describedEntry{d: d, body: body}
+		c.byBuiltin[builtin] = d
 	}
 }
 

@@ -5,26 +5,32 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+	"time"
 
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/langhost/langhost/host/plugins"
 	"github.com/langhost/langhost/plugins/pluginapi"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // TestDescribeBuiltinOncePerHost: the languages a built-in plugin serves
-// (one config each) cost one in-process description and validation per
-// host, with an empty cache too; each language still gets its own cache
-// file, and a later host with that cache asks the agent nothing.
+// (one config each) cost one in-process description per host, with an
+// empty cache too, and one cache file: the agent is not told the config.
+// A later host with that cache asks the agent nothing, and reads the file
+// once for every language; a rebuilt executable is described again.
 func TestDescribeBuiltinOncePerHost(t *testing.T) {
 	var described int
 	agent := func(hclog.Logger) pluginapi.Agent { described++; return fakeAgent{} }
 	cache := filepath.Join(t.TempDir(), "describe")
-	launch, err := plugins.Builtin("fake")
-	if err != nil {
+	// The agent runs in-process; the executable only keys the cache.
+	exe := filepath.Join(t.TempDir(), "langhost")
+	if err := os.WriteFile(exe, []byte("#!/bin/sh\n"), 0o755); err != nil {
 		t.Fatal(err)
 	}
+	launch := plugins.Launch{Name: "fake", Path: exe, Args: []string{"plugin", "serve", "fake"}, Builtin: "fake"}
 	configs := []string{`{"language":"go"}`, `{"language":"python"}`, `{"language":"rust"}`}
 	describeAll := func() []*pluginapi.Description {
 		m := plugins.NewManager(nil, plugins.WithBuiltins(plugins.Builtins{"fake": agent}), plugins.WithDescribeCache(cache))
@@ -44,8 +50,8 @@ func TestDescribeBuiltinOncePerHost(t *testing.T) {
 		t.Errorf("the built-in agent was asked %d times for %d languages, want once", described, len(configs))
 	}
 	entries, err := os.ReadDir(cache)
-	if err != nil || len(entries) != len(configs) {
-		t.Fatalf("cache holds %d files (%v), want one per language (%d)", len(entries), err, len(configs))
+	if err != nil || len(entries) != 1 {
+		t.Fatalf("cache holds %d files (%v), want one for the built-in plugin", len(entries), err)
 	}
 	ds := describeAll()
 	if described != 1 {
@@ -55,4 +61,41 @@ func TestDescribeBuiltinOncePerHost(t *testing.T) {
 	if ds[0] != ds[1] || ds[1] != ds[2] {
 		t.Errorf("the same cached description was decoded once per language")
 	}
+
+	// A rebuilt langhost has another modification time: its agent may
+	// describe other operations.
+	later := time.Now().Add(time.Minute)
+	if err := os.Chtimes(exe, later, later); err != nil {
+		t.Fatal(err)
+	}
+	describeAll()
+	if described != 2 {
+		t.Errorf("the built-in agent was asked %d times in all, want 2: a rebuilt executable must be described anew", described)
+	}
+}
+
+// TestDescribeBuiltinChecked: a built-in agent's description is checked
+// as a cached one is (names, sizes, schemas that are JSON objects) before
+// it is served or cached.
+func TestDescribeBuiltinChecked(t *testing.T) {
+	bad := func(hclog.Logger) pluginapi.Agent { return badAgent{} }
+	cache := filepath.Join(t.TempDir(), "describe")
+	m := plugins.NewManager(nil, plugins.WithBuiltins(plugins.Builtins{"bad": bad}), plugins.WithDescribeCache(cache))
+	defer m.Close()
+	launch, err := plugins.Builtin("bad")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if d, err := m.Describe(context.Background(), launch, nil); failure.CodeOf(err) != failure.InvalidInput || !strings.Contains(err.Error(), "../one") {
+		t.Errorf("Describe = %+v, %v; want invalid_input naming the operation, as from a plugin process", d, err)
+	}
+	if entries, _ := os.ReadDir(cache); len(entries) != 0 {
+		t.Errorf("a refused description was cached: %v", entries)
+	}
+}
+
+type badAgent struct{ pluginapi.Agent }
+
+func (badAgent) Describe(context.Context) (*pluginapi.Description, error) {
+	return &pluginapi.Description{Name: "bad", Operations: []pluginapi.Operation{{Name: "../one"}}}, nil
 }

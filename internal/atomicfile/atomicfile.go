@@ -22,7 +22,20 @@ import (
 // bits perm (the umask does not apply). A symlink at path is replaced, not
 // followed. On error the file is unchanged and no temporary file is left.
 func WriteFile(path string, data []byte, perm fs.FileMode) error {
-	tmp, err := stageFile(path, ".langhost-new-", data, perm)
+	return writeFile(path, data, perm, true)
+}
+
+// WriteCache is WriteFile without syncing to disk, for a cache whose
+// reader checks each entry (a checksum) and rebuilds one that is missing
+// or damaged: readers still see the old content or the new, but a crash
+// may lose the write. Syncing costs milliseconds per file, which a cache
+// filled on a program's start cannot afford.
+func WriteCache(path string, data []byte, perm fs.FileMode) error {
+	return writeFile(path, data, perm, false)
+}
+
+func writeFile(path string, data []byte, perm fs.FileMode, sync bool) error {
+	tmp, err := stageFile(path, ".langhost-new-", data, perm, sync)
 	if err != nil {
 		return err
 	}
@@ -30,7 +43,9 @@ func WriteFile(path string, data []byte, perm fs.FileMode) error {
 		os.Remove(tmp)
 		return err
 	}
-	syncDirs([]string{path})
+	if sync {
+		syncDirs([]string{path})
+	}
 	return nil
 }
 
@@ -108,7 +123,7 @@ func ReplaceAll(files []Replacement, opts Options) error {
 			cleanup()
 			return failure.New(failure.Precondition, "%s changed on disk since the edit was computed; nothing was written", r.Name)
 		}
-		tmp, err := stageFile(r.Path, ".langhost-new-", r.New, fi.Mode())
+		tmp, err := stageFile(r.Path, ".langhost-new-", r.New, fi.Mode(), true)
 		if err != nil {
 			cleanup()
 			return failure.Wrap(failure.Precondition, err, "staging %s; nothing was written", r.Name)
@@ -156,14 +171,18 @@ func ReplaceAll(files []Replacement, opts Options) error {
 }
 
 // stageFile writes content to a new hidden file beside path, with the
-// permission bits of mode, and syncs it to disk.
-func stageFile(path, infix string, content []byte, mode fs.FileMode) (string, error) {
+// permission bits of mode, and syncs it to disk if sync is set.
+func stageFile(path, infix string, content []byte, mode fs.FileMode, sync bool) (string, error) {
 	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+infix+"*")
 	if err != nil {
 		return "", err
 	}
 	_, werr := f.Write(content)
-	err = errors.Join(werr, f.Chmod(mode.Perm()), f.Sync(), f.Close())
+	var serr error
+	if sync {
+		serr = f.Sync()
+	}
+	err = errors.Join(werr, f.Chmod(mode.Perm()), serr, f.Close())
 	if err != nil {
 		os.Remove(f.Name())
 		return "", err
@@ -187,7 +206,7 @@ func backupFile(path string, old []byte, mode fs.FileMode) (string, error) {
 			break
 		}
 	}
-	return stageFile(path, ".langhost-old-", old, mode)
+	return stageFile(path, ".langhost-old-", old, mode, true)
 }
 
 // syncDirs syncs the directories of the files so that renames survive a

@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	"github.com/langhost/langhost/plugins/pluginapi"
@@ -134,8 +136,14 @@ var opsByName = func() map[string]operation {
 }()
 
 // Operations lists the operations with their JSON schemas, as the engine
-// describes them. It needs no server.
+// describes them. It needs no server. The schemas are built once per
+// process (by reflection, tens of milliseconds: the host describes the
+// built-in agents on start) and shared: callers must not change them.
 func Operations() []pluginapi.Operation {
+	return slices.Clone(operations())
+}
+
+var operations = sync.OnceValue(func() []pluginapi.Operation {
 	ops := make([]pluginapi.Operation, 0, len(catalogue))
 	for _, o := range catalogue {
 		codes := make([]string, len(o.failures))
@@ -152,7 +160,7 @@ func Operations() []pluginapi.Operation {
 		})
 	}
 	return ops
-}
+})
 
 var schemaOptions = &jsonschema.ForOptions{TypeSchemas: map[reflect.Type]*jsonschema.Schema{
 	reflect.TypeFor[actionRef]():         {Types: []string{"integer", "string"}, Description: "0-based index or exact title of the action"},
