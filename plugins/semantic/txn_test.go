@@ -382,9 +382,11 @@ func TestPyrightTransactions(t *testing.T) {
 	sharedTxnTests(t, e, root, txnFile{path: "zoo/keeper.py", anchors: [2]string{"def greet(animal: Animal) -> str:", "def morning() -> str:"}, comment: "#"})
 }
 
-// TestFakeRoslynTransactions runs transactions on the C# path: the roslyn
-// dialect against the scripted Roslyn peer, which pulls diagnostics
-// (CS1002) on the text of open documents, overlays included.
+// TestFakeRoslynTransactions runs transactions in the roslyn-language-server
+// dialect, which no server on this machine speaks: against the scripted
+// Roslyn peer, which pulls diagnostics (CS1002) on the text of open
+// documents, overlays included. Transactions on real C# semantics are
+// TestCSharpLSTransactions's, on csharp-ls.
 func TestFakeRoslynTransactions(t *testing.T) {
 	cfg, _ := fakeConfig(t, "roslyn")
 	cfg.RootMarkers = []string{"*.sln", "*.slnx", "*.csproj"}
