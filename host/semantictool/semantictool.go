@@ -7,6 +7,7 @@
 package semantictool
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -57,7 +58,7 @@ func Plugin(s *spec.Semantic) (plugins.Launch, error) {
 // is for what stops every language: a cancelled ctx.
 func Register(ctx context.Context, reg *registry.Registry, set *spec.Set, ws *workspace.Root, manager *plugins.Manager, logger hclog.Logger) ([]*spec.FileError, error) {
 	var problems []*spec.FileError
-	memo := &schemaMemo{loads: map[string]func() (in, out *jsonschema.Schema){}}
+	memo := &schemaMemo{loads: map[string]func() *jsonschema.Schema{}}
 	for _, f := range set.Languages {
 		s := f.Semantic
 		if s == nil {
@@ -130,41 +131,53 @@ func tool(f *spec.File, op pluginapi.Operation, h registry.Handler, reg *registr
 		id = f.Language.ID + ".semantic_" + op.Name
 	}
 	return &registry.Tool{
-		ID:           id,
-		Language:     f.Language.ID,
-		Name:         op.Name,
-		Description:  op.Description,
-		Kind:         registry.KindSemantic,
-		Categories:   []string{f.Language.ID, "semantic"},
-		LoadSchemas:  memo.load(op.InputSchema, op.OutputSchema),
-		ReadOnly:     readOnly,
-		Idempotent:   readOnly,
-		SideEffects:  firstNonEmpty(op.SideEffects, pluginapi.SideEffectsNone),
-		FailureCodes: op.FailureCodes,
-		Source:       f.Source,
-		Version:      "1",
-		Handler:      h,
+		ID:               id,
+		Language:         f.Language.ID,
+		Name:             op.Name,
+		Description:      op.Description,
+		Kind:             registry.KindSemantic,
+		Categories:       []string{f.Language.ID, "semantic"},
+		LoadSchemas:      memo.input(op.InputSchema),
+		LoadOutputSchema: memo.output(op.OutputSchema),
+		ReadOnly:         readOnly,
+		Idempotent:       readOnly,
+		SideEffects:      firstNonEmpty(op.SideEffects, pluginapi.SideEffectsNone),
+		FailureCodes:     op.FailureCodes,
+		Source:           f.Source,
+		Version:          "1",
+		Handler:          h,
 	}
 }
 
-// schemaMemo decodes each pair of schemas once, on first use, and shares
-// the result read-only between the tools that have it: every language the
+// schemaMemo decodes each schema once, on first use, and shares the
+// result read-only between the tools that have it: every language the
 // same plugin serves has the same operations, decoding a JSON Schema takes
-// long, and a run needs one tool's schemas.
+// long, and a run needs one tool's schemas. Input and output schemas are
+// decoded apart: an MCP tools/list needs only the input schemas, and the
+// output schemas are most of a description.
 type schemaMemo struct {
 	mu    sync.Mutex
-	loads map[string]func() (in, out *jsonschema.Schema)
+	loads map[string]func() *jsonschema.Schema
 }
 
-func (m *schemaMemo) load(in, out json.RawMessage) func() (in, out *jsonschema.Schema) {
-	key := string(in) + "\x00" + string(out) // neither holds a NUL: they are JSON
+// input returns the loader of the input schema raw.
+func (m *schemaMemo) input(raw json.RawMessage) func() (in, out *jsonschema.Schema) {
+	load := m.get("in\x00"+string(raw), func() *jsonschema.Schema { return schema(raw) })
+	return func() (*jsonschema.Schema, *jsonschema.Schema) { return load(), nil }
+}
+
+// output returns the loader of the result schema of an operation whose
+// output schema is raw.
+func (m *schemaMemo) output(raw json.RawMessage) func() *jsonschema.Schema {
+	return m.get("out\x00"+string(raw), func() *jsonschema.Schema { return resultSchema(schema(raw)) })
+}
+
+func (m *schemaMemo) get(key string, decode func() *jsonschema.Schema) func() *jsonschema.Schema {
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	f := m.loads[key]
 	if f == nil {
-		f = sync.OnceValues(func() (*jsonschema.Schema, *jsonschema.Schema) {
-			return schema(in), resultSchema(schema(out))
-		})
+		f = sync.OnceValue(decode)
 		m.loads[key] = f
 	}
 	return f
@@ -280,15 +293,21 @@ func (h *pluginOp) Call(ctx context.Context, call registry.Call) (*registry.Resu
 	// An operation that reports diagnostics (diagnostics, edits checked
 	// before and after) gives them in the one shape: they are the
 	// result's, counted like a CLI tool's.
+	// Only an output holding the string "diagnostics" (as a key or a
+	// value; inside another string its quotes would be escaped) is
+	// decoded: decoding a large result, a page of references, costs two
+	// more passes over it.
 	var reported struct {
 		Diagnostics []diagnostic.Diagnostic `json:"diagnostics"`
 	}
-	if json.Unmarshal(out, &reported) == nil && reported.Diagnostics != nil {
+	if bytes.Contains(out, diagnosticsKey) && json.Unmarshal(out, &reported) == nil && reported.Diagnostics != nil {
 		res.Diagnostics = diagnostic.Normalize(reported.Diagnostics)
 	}
 	res.Counts = diagnostic.Count(res.Diagnostics)
 	return res, nil
 }
+
+var diagnosticsKey = []byte(`"diagnostics"`)
 
 func firstNonEmpty(s ...string) string {
 	for _, v := range s {
