@@ -490,7 +490,14 @@ func selectTools(h *host.Host, opts Options, log hclog.Logger) (_ []*registry.To
 		case !keep(t):
 		case t.RequiresConfirmation && !confirmed(h, opts, t):
 		default:
-			served, err := h.Registry.Tool(t.ID) // with its schemas
+			// With its schemas: the input schema alone unless the
+			// listing shows output schemas (decoding those is most of
+			// a first tools/list).
+			lookup := h.Registry.ToolInput
+			if opts.OutputSchemas {
+				lookup = h.Registry.Tool
+			}
+			served, err := lookup(t.ID)
 			if err != nil {
 				return nil, nil, nil, err
 			}

@@ -54,7 +54,13 @@ type Tool struct {
 	// tool is first looked up: building schemas by reflection for every
 	// tool would dominate start-up, and a run needs one.
 	LoadSchemas func() (in, out *jsonschema.Schema) `json:"-"`
-	loadOnce    sync.Once
+	// LoadOutputSchema, if set, supplies OutputSchema instead, apart from
+	// the input schema: a caller that needs the input schema alone
+	// (ToolInput: an MCP tools/list without output schemas) then does
+	// not pay for decoding the output schema, often the larger.
+	LoadOutputSchema func() *jsonschema.Schema `json:"-"`
+	loadOnce         sync.Once
+	outOnce          sync.Once
 
 	// The input schema is compiled on first use, for the same reason.
 	resolveOnce sync.Once
@@ -256,9 +262,23 @@ func (r *Registry) inOrder() []*Tool {
 
 // load fills in lazily supplied schemas.
 func (t *Tool) load() *Tool {
+	t.loadInput()
+	if t.LoadOutputSchema != nil {
+		t.outOnce.Do(func() { t.OutputSchema = t.LoadOutputSchema() })
+	}
+	return t
+}
+
+// loadInput fills in the lazily supplied input schema, and the output
+// schema when LoadSchemas supplies both.
+func (t *Tool) loadInput() *Tool {
 	t.loadOnce.Do(func() {
 		if t.LoadSchemas != nil {
-			t.InputSchema, t.OutputSchema = t.LoadSchemas()
+			in, out := t.LoadSchemas()
+			t.InputSchema = in
+			if t.LoadOutputSchema == nil {
+				t.OutputSchema = out
+			}
 		}
 		if t.InputSchema == nil {
 			t.InputSchema = &jsonschema.Schema{Type: "object"}
@@ -286,6 +306,16 @@ func (r *Registry) Tool(id string) (*Tool, error) {
 		err.Details = map[string]any{"candidates": s}
 	}
 	return nil, err
+}
+
+// ToolInput is Tool with the input schema only: a tool whose output
+// schema is supplied apart (LoadOutputSchema) has none until Tool or Tools
+// loads it, so the caller must not read OutputSchema.
+func (r *Registry) ToolInput(id string) (*Tool, error) {
+	if t, ok := r.tools[id]; ok {
+		return t.loadInput(), nil
+	}
+	return r.Tool(id)
 }
 
 // IDs returns every tool id, sorted.
@@ -322,7 +352,7 @@ func (t *Tool) ValidateInput(input map[string]any) error {
 	if input == nil {
 		input = map[string]any{}
 	}
-	t.load()
+	t.loadInput()
 	t.resolveOnce.Do(func() { t.resolved, t.resolveErr = t.InputSchema.Resolve(nil) })
 	if t.resolveErr != nil {
 		return failure.Wrap(failure.Internal, t.resolveErr, "tool %s: input schema", t.ID)
@@ -351,7 +381,7 @@ func (t *Tool) ValidateInput(input map[string]any) error {
 // DeprecatedInputs maps the deprecated spellings the tool still accepts
 // (newName) to its inputs (new_name); nil when there are none.
 func (t *Tool) DeprecatedInputs() map[string]string {
-	t.load()
+	t.loadInput()
 	if t.InputSchema == nil {
 		return nil
 	}
@@ -410,7 +440,7 @@ func inputKey(t *Tool, input map[string]any, err error) string {
 
 // Call validates input and runs the tool.
 func (r *Registry) Call(ctx context.Context, id string, call Call) (*Result, error) {
-	t, err := r.Tool(id)
+	t, err := r.ToolInput(id) // validating the input needs no output schema
 	if err != nil {
 		return nil, err
 	}

@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -153,4 +154,40 @@ func TestListLoadsNoSchemas(t *testing.T) {
 	if loads["a.one"] != 1 || loads["b.two"] != 1 {
 		t.Errorf("Tools loaded %v, want each once", loads)
 	}
+}
+
+// TestToolInputLoadsNoOutputSchema: a tool whose output schema is supplied
+// apart has it decoded only for a caller that may read it (Tool), not for
+// ToolInput or a call, which need the input schema alone.
+func TestToolInputLoadsNoOutputSchema(t *testing.T) {
+	r := New()
+	var ins, outs int
+	err := r.Add(&Tool{ID: "a.one", Language: "a", Handler: echoHandler{},
+		LoadSchemas: func() (in, out *jsonschema.Schema) {
+			ins++
+			return &jsonschema.Schema{Type: "object"}, &jsonschema.Schema{Type: "string"}
+		},
+		LoadOutputSchema: func() *jsonschema.Schema { outs++; return &jsonschema.Schema{Type: "object"} }})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tool, err := r.ToolInput("a.one")
+	if err != nil || tool.InputSchema == nil || ins != 1 || outs != 0 {
+		t.Fatalf("ToolInput = %v, %v: %d input and %d output loads, want 1 and 0", tool, err, ins, outs)
+	}
+	if _, err := r.Call(context.Background(), "a.one", Call{Input: map[string]any{}}); err != nil || outs != 0 {
+		t.Fatalf("Call: %v, %d output loads, want 0", err, outs)
+	}
+	if tool, err = r.Tool("a.one"); err != nil || tool.OutputSchema == nil || tool.OutputSchema.Type != "object" || ins != 1 || outs != 1 {
+		t.Fatalf("Tool = %v, %v: %d input and %d output loads, want each once, with LoadOutputSchema's schema", tool, err, ins, outs)
+	}
+	if _, err := r.ToolInput("b.two"); failure.CodeOf(err) != failure.NotFound {
+		t.Errorf("ToolInput of an unknown id: %v, want not_found", err)
+	}
+}
+
+type echoHandler struct{}
+
+func (echoHandler) Call(_ context.Context, call Call) (*Result, error) {
+	return &Result{OK: true}, nil
 }
