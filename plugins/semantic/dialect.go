@@ -1,6 +1,7 @@
 package semantic
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -14,7 +15,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/lsp"
@@ -443,13 +443,13 @@ func trimTrivia(m *lsp.Mapper, syms []lsp.DocumentSymbol) {
 			case isSpace(text[start]):
 				start++
 				continue
-			case strings.HasPrefix(string(text[start:sel]), "//"):
-				if nl := strings.IndexByte(string(text[start:sel]), '\n'); nl >= 0 {
+			case bytes.HasPrefix(text[start:sel], []byte("//")):
+				if nl := bytes.IndexByte(text[start:sel], '\n'); nl >= 0 {
 					start += nl + 1
 					continue
 				}
-			case strings.HasPrefix(string(text[start:sel]), "/*"):
-				if close := strings.Index(string(text[start:sel]), "*/"); close >= 0 {
+			case bytes.HasPrefix(text[start:sel], []byte("/*")):
+				if close := bytes.Index(text[start:sel], []byte("*/")); close >= 0 {
 					start += close + 2
 					continue
 				}
@@ -459,20 +459,8 @@ func trimTrivia(m *lsp.Mapper, syms []lsp.DocumentSymbol) {
 		for end > selEnd && isSpace(text[end-1]) {
 			end--
 		}
-		s.Range.Start, s.Range.End = positionAt(m, start), positionAt(m, end)
+		s.Range.Start, s.Range.End = m.PositionAt(start), m.PositionAt(end)
 	}
 }
 
 func isSpace(b byte) bool { return b == ' ' || b == '\t' || b == '\r' || b == '\n' }
-
-// positionAt converts a byte offset of m's content to an LSP position.
-func positionAt(m *lsp.Mapper, off int) lsp.Position {
-	text := m.Content()[:off]
-	line := strings.Count(string(text), "\n")
-	col := utf8.RuneCount(text[strings.LastIndexByte(string(text), '\n')+1:])
-	p, err := m.Position(line+1, col+1)
-	if err != nil {
-		return lsp.Position{Line: uint32(line)}
-	}
-	return p
-}
