@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 )
@@ -48,9 +49,9 @@ var (
 	actionStart  = []byte(`"Action":"start"`)
 
 	// testLogLine is an indented t.Error/t.Log line: "    x_test.go:12: text".
-	testLogLine = regexp.MustCompile(`^\s+(\S+?\.go):(\d+): (.*)$`)
+	testLogLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\s+(\S+?\.go):(\d+): (.*)$`) })
 	// buildErrorLine is a compiler error: "./x.go:3:5: text".
-	buildErrorLine = regexp.MustCompile(`^(\S+?\.go):(\d+)(?::(\d+))?: (.*)$`)
+	buildErrorLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(\S+?\.go):(\d+)(?::(\d+))?: (.*)$`) })
 )
 
 // gotestSink reads test2json events. Lines that are not events (a plain
@@ -98,7 +99,7 @@ func (s *gotestSink) line(line []byte) {
 		if _, seen := s.where[key]; seen || len(s.where) >= maxTrackedTests {
 			return
 		}
-		if m := testLogLine.FindStringSubmatch(strings.TrimRight(ev.Output, "\n")); m != nil {
+		if m := testLogLine().FindStringSubmatch(strings.TrimRight(ev.Output, "\n")); m != nil {
 			n, _ := strconv.Atoi(m[2])
 			s.where[key] = TestFailure{File: clip(m[1]), Line: n, Message: clip(strings.TrimSpace(m[3]))}
 		}
@@ -154,7 +155,7 @@ func (s *gotestSink) packageFailed(ev testEvent) {
 }
 
 func (s *gotestSink) buildOutput(out string) {
-	m := buildErrorLine.FindStringSubmatch(strings.TrimRight(out, "\n"))
+	m := buildErrorLine().FindStringSubmatch(strings.TrimRight(out, "\n"))
 	if m == nil {
 		return
 	}

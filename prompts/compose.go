@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"text/template"
 
 	"github.com/langhost/langhost/host/registry"
@@ -15,8 +16,11 @@ import (
 //go:embed templates/*.tmpl
 var templateFS embed.FS
 
-// templates is parsed once; it is read-only afterwards.
-var templates = template.Must(template.ParseFS(templateFS, "templates/*.tmpl"))
+// templates is parsed once, when first used (not by every command that
+// links this package); it is read-only afterwards.
+var templates = sync.OnceValue(func() *template.Template {
+	return template.Must(template.ParseFS(templateFS, "templates/*.tmpl"))
+})
 
 // Sections are the parts of a language's prompt, each ready to print.
 type Sections struct {
@@ -79,7 +83,7 @@ func compose(f *spec.File, tools []*registry.Tool, task string, generateTools bo
 		name = f.Language.ID
 	}
 	var b strings.Builder
-	err = templates.ExecuteTemplate(&b, "language.md.tmpl", struct {
+	err = templates().ExecuteTemplate(&b, "language.md.tmpl", struct {
 		Sections
 		Name string
 		Task string
@@ -153,7 +157,7 @@ func defaultWorkflow(tools []*registry.Tool) (string, error) {
 		}
 	}
 	var b strings.Builder
-	err := templates.ExecuteTemplate(&b, "workflow.md.tmpl", struct{ Check, Test string }{
+	err := templates().ExecuteTemplate(&b, "workflow.md.tmpl", struct{ Check, Test string }{
 		strings.Join(check, ", "), strings.Join(test, ", "),
 	})
 	if err != nil {

@@ -129,7 +129,7 @@ func systemLayer(userDir string) (text, source string, err error) {
 		}
 	}
 	var b strings.Builder
-	if err := templates.ExecuteTemplate(&b, "system.md.tmpl", nil); err != nil {
+	if err := templates().ExecuteTemplate(&b, "system.md.tmpl", nil); err != nil {
 		return "", "", fmt.Errorf("system prompt: %w", err)
 	}
 	return strings.TrimSpace(b.String()), "embedded:templates/system.md.tmpl", nil

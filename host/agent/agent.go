@@ -13,6 +13,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/host/spec"
@@ -118,7 +119,7 @@ type Selection struct {
 }
 
 // fileRE finds words that look like file names in a task.
-var fileRE = regexp.MustCompile(`[\w./-]+\.[A-Za-z0-9]+`)
+var fileRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`[\w./-]+\.[A-Za-z0-9]+`) })
 
 // Choose picks the agent for a task. An unknown language is not_found with
 // the closest ids; no agent with the capability is not_found too.
@@ -166,7 +167,7 @@ func Choose(agents []*Specialist, sel Selection) (*Specialist, error) {
 // names have most often (ties to the higher priority, then the id), or nil.
 func byFiles(agents []*Specialist, task string) *Specialist {
 	votes := map[*Specialist]int{}
-	for _, word := range fileRE.FindAllString(task, -1) {
+	for _, word := range fileRE().FindAllString(task, -1) {
 		ext := strings.ToLower(filepath.Ext(word))
 		for _, a := range agents {
 			if a.Spec != nil && slices.ContainsFunc(a.Spec.Language.Extensions, func(e string) bool { return strings.EqualFold(e, ext) }) {

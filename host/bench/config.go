@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/langhost/langhost/host/agent/model"
 	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
@@ -55,7 +56,7 @@ type ConfigFile struct {
 }
 
 // placeholderRE finds {name} placeholders in an argv template.
-var placeholderRE = regexp.MustCompile(`\{[A-Za-z_]+\}`)
+var placeholderRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\{[A-Za-z_]+\}`) })
 
 // Placeholders an argv template may use.
 var Placeholders = []string{"{task}", "{workspace}", "{scenario}", "{model}"}
@@ -95,7 +96,7 @@ func (c *RunConfig) Normalize(where string) error {
 			return bad("command", "the external runner needs an argv template, e.g. [codex, exec, \"{task}\"]")
 		}
 		for i, arg := range c.Command {
-			for _, p := range placeholderRE.FindAllString(arg, -1) {
+			for _, p := range placeholderRE().FindAllString(arg, -1) {
 				if !slices.Contains(Placeholders, p) {
 					return bad(fmt.Sprintf("command[%d]", i), "unknown placeholder %s; want one of %s", p, strings.Join(Placeholders, ", "))
 				}
@@ -113,7 +114,7 @@ func (c *RunConfig) Normalize(where string) error {
 	if c.Name == "" {
 		c.Name = c.defaultName()
 	}
-	if !nameRE.MatchString(c.Name) {
+	if !nameRE().MatchString(c.Name) {
 		return bad("name", "%q must be lower-case letters, digits, '.', '-' or '_' (it names result directories)", c.Name)
 	}
 	return nil

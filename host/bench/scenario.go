@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/langhost/langhost/internal/safefile"
@@ -110,7 +111,9 @@ func (d *Duration) UnmarshalText(b []byte) error {
 }
 
 // nameRE is what a scenario or config name may be: it names directories.
-var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`)
+// Compiled on first use, not at package init, which every CLI start pays
+// (a {n,m} repetition compiles to n..m copies of its class).
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9._-]{0,63}$`) })
 
 // LoadScenario reads and checks a scenario file. Problems are
 // invalid_input errors naming the file and the field.
@@ -171,7 +174,7 @@ func invalid(file, field, format string, args ...any) error {
 
 func (s *Scenario) validate() error {
 	f := s.File
-	if !nameRE.MatchString(s.Name) {
+	if !nameRE().MatchString(s.Name) {
 		return invalid(f, "name", "%q must be lower-case letters, digits, '.', '-' or '_' (it names result directories)", s.Name)
 	}
 	if s.Language == "" {

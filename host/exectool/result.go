@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/parsers"
@@ -71,7 +72,7 @@ func Shape(res *registry.Result, root, dir string) {
 	delete(res.Outputs, OutputFiles)
 }
 
-var windowsDrive = regexp.MustCompile(`^[A-Za-z]:[\\/]`)
+var windowsDrive = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z]:[\\/]`) })
 
 // workspacePath turns a path as a tool printed it (relative to dir,
 // "./x", absolute, or with Windows separators) into a workspace path.
@@ -80,7 +81,7 @@ func workspacePath(root, dir, p string) string {
 		return ""
 	}
 	if filepath.Separator == '/' && strings.Contains(p, `\`) {
-		if windowsDrive.MatchString(p) {
+		if windowsDrive().MatchString(p) {
 			// A Windows absolute path cannot be inside a Unix workspace.
 			return strings.ReplaceAll(p, `\`, "/")
 		}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"sync"
 
 	packageurl "github.com/package-url/packageurl-go"
 )
@@ -27,12 +28,12 @@ func InstallCommand(purl string) (string, error) {
 	}
 	if p.Type == packageurl.TypeGeneric && p.Name == "rustup" && strings.HasPrefix(p.Subpath, "component=") {
 		// A component of a Rust toolchain rustup installs.
-		if c := strings.TrimPrefix(p.Subpath, "component="); plainName.MatchString(c) {
+		if c := strings.TrimPrefix(p.Subpath, "component="); plainName().MatchString(c) {
 			return "rustup component add " + c, nil
 		}
 		return "", fmt.Errorf("rustup component %q is not a valid name: not turned into a command", p.Subpath)
 	}
-	r, ok := installers[p.Type]
+	r, ok := installers()[p.Type]
 	if !ok {
 		return "", fmt.Errorf("%w for pkg:%s packages; install %s as its project documents", ErrNoInstaller, p.Type, p.Name)
 	}
@@ -67,40 +68,44 @@ type installer struct {
 var (
 	// Module paths: elements of letters, digits and -._~ (golang.org/x/mod
 	// module.CheckPath); the first is a domain.
-	goPath    = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._~-]*(/[A-Za-z0-9._~-]+)*$`)
-	goVersion = regexp.MustCompile(`^v[0-9A-Za-z.+-]+$`)
+	goPath    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._~-]*(/[A-Za-z0-9._~-]+)*$`) })
+	goVersion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^v[0-9A-Za-z.+-]+$`) })
 	// npm: an optional @scope/, then a name; semver versions.
-	npmName   = regexp.MustCompile(`^(@[a-z0-9][a-z0-9._~-]*/)?[A-Za-z0-9][A-Za-z0-9._~-]*$`)
-	semver    = regexp.MustCompile(`^[0-9A-Za-z][0-9A-Za-z.+-]*$`)
-	debName   = regexp.MustCompile(`^[a-z0-9][a-z0-9+.-]+$`)
-	debVer    = regexp.MustCompile(`^[0-9A-Za-z][0-9A-Za-z.+~:-]*$`)
-	plainName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`)
+	npmName = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^(@[a-z0-9][a-z0-9._~-]*/)?[A-Za-z0-9][A-Za-z0-9._~-]*$`)
+	})
+	semver    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9A-Za-z][0-9A-Za-z.+-]*$`) })
+	debName   = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z0-9][a-z0-9+.-]+$`) })
+	debVer    = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9A-Za-z][0-9A-Za-z.+~:-]*$`) })
+	plainName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._-]*$`) })
 	// PEP 440 versions, less "!" (the epoch separator, which bash's
 	// history expansion would act on).
-	pypiVer = regexp.MustCompile(`^[0-9A-Za-z][0-9A-Za-z.+-]*$`)
+	pypiVer = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9A-Za-z][0-9A-Za-z.+-]*$`) })
 )
 
-var installers = map[string]installer{
-	packageurl.TypeGolang: {name: goPath, version: goVersion, namespace: true, subpath: true,
-		command: func(name, version string) string {
-			if version == "" {
-				version = "latest"
-			}
-			return "go install " + name + "@" + version
-		}},
-	packageurl.TypeNPM: {name: npmName, version: semver, namespace: true,
-		command: func(name, version string) string { return "npm i -g " + name + withSep("@", version) }},
-	packageurl.TypeDebian: {name: debName, version: debVer,
-		command: func(name, version string) string { return "apt-get install " + name + withSep("=", version) }},
-	packageurl.TypeNuget: {name: plainName, version: semver,
-		command: func(name, version string) string {
-			return "dotnet tool install -g " + name + withSep(" --version ", version)
-		}},
-	packageurl.TypeCargo: {name: plainName, version: semver,
-		command: func(name, version string) string { return "cargo install " + name + withSep(" --version ", version) }},
-	packageurl.TypePyPi: {name: plainName, version: pypiVer,
-		command: func(name, version string) string { return "pipx install " + name + withSep("==", version) }},
-}
+var installers = sync.OnceValue(func() map[string]installer {
+	return map[string]installer{
+		packageurl.TypeGolang: {name: goPath(), version: goVersion(), namespace: true, subpath: true,
+			command: func(name, version string) string {
+				if version == "" {
+					version = "latest"
+				}
+				return "go install " + name + "@" + version
+			}},
+		packageurl.TypeNPM: {name: npmName(), version: semver(), namespace: true,
+			command: func(name, version string) string { return "npm i -g " + name + withSep("@", version) }},
+		packageurl.TypeDebian: {name: debName(), version: debVer(),
+			command: func(name, version string) string { return "apt-get install " + name + withSep("=", version) }},
+		packageurl.TypeNuget: {name: plainName(), version: semver(),
+			command: func(name, version string) string {
+				return "dotnet tool install -g " + name + withSep(" --version ", version)
+			}},
+		packageurl.TypeCargo: {name: plainName(), version: semver(),
+			command: func(name, version string) string { return "cargo install " + name + withSep(" --version ", version) }},
+		packageurl.TypePyPi: {name: plainName(), version: pypiVer(),
+			command: func(name, version string) string { return "pipx install " + name + withSep("==", version) }},
+	}
+})
 
 func withSep(sep, version string) string {
 	if version == "" {
@@ -136,14 +141,14 @@ func installFields(executable, purl string) (command, note string) {
 		return "", err.Error()
 	}
 	what := p.Name
-	if p.Version != "" && semver.MatchString(p.Version) {
+	if p.Version != "" && semver().MatchString(p.Version) {
 		what += " " + p.Version
 	}
 	note = "install " + what + " as its project documents"
 	if url, ok := downloads[p.Name]; ok {
 		note = "install " + what + " from " + url
 	}
-	if executable != "" && executable != p.Name && plainName.MatchString(p.Name) {
+	if executable != "" && executable != p.Name && plainName().MatchString(p.Name) {
 		note = executable + " comes with " + p.Name + ": " + note
 	}
 	return "", note

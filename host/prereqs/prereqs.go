@@ -429,11 +429,11 @@ func versionProbes(set *spec.Set) map[string]*spec.VersionProbe {
 	return out
 }
 
-var firstVersion = regexp.MustCompile(`\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?`)
+var firstVersion = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\d+\.\d+(?:\.\d+)?(?:[-+][\w.]+)?`) })
 
 func (p Prober) version(ctx context.Context, path string, probe *spec.VersionProbe) string {
 	args := []string{"--version"}
-	re := firstVersion
+	re := firstVersion()
 	if probe != nil {
 		args = probe.Args
 		if probe.Regex != "" {

@@ -64,7 +64,7 @@ func FuzzParseSpec(f *testing.F) {
 			}
 			return
 		}
-		if !languageID.MatchString(spec.Language.ID) {
+		if !languageID().MatchString(spec.Language.ID) {
 			t.Fatalf("accepted language id %q", spec.Language.ID)
 		}
 		if len(spec.ToolOrder) != len(spec.Tools) {

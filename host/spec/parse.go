@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/langhost/langhost/internal/textdist"
@@ -91,7 +92,7 @@ func Parse(name string, data []byte) (f *File, err error) {
 	return &out, nil
 }
 
-var languageID = regexp.MustCompile(`^[a-z][a-z0-9_+#-]*$`)
+var languageID = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_+#-]*$`) })
 
 // validate checks what the structure walk cannot: required fields, ranges,
 // cross references, and that regexes and parsers compile.
@@ -101,7 +102,7 @@ func validate(f *File, root *yaml.Node, report func(*yaml.Node, string, string))
 	switch {
 	case f.Language.ID == "":
 		report(orNode(at("language", "id"), at("language"), root), "language.id", "missing required field")
-	case !languageID.MatchString(f.Language.ID):
+	case !languageID().MatchString(f.Language.ID):
 		report(at("language", "id"), "language.id", fmt.Sprintf("%q is not a valid id: use lower-case letters, digits, _ or -", f.Language.ID))
 	}
 	if len(f.Tools) == 0 && f.Semantic == nil {
@@ -160,7 +161,7 @@ func unknownGate(name string, keys []string) string {
 	return msg + "; its tools are " + strings.Join(keys, ", ")
 }
 
-var serverName = regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`)
+var serverName = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[A-Za-z0-9][A-Za-z0-9._+-]*$`) })
 
 // validateServers checks the servers table and the semantic block, and
 // resolves the block's candidate servers.
@@ -175,7 +176,7 @@ func validateServers(f *File, root *yaml.Node, report func(*yaml.Node, string, s
 			report(e.value, path, "empty server definition")
 			continue
 		}
-		if !serverName.MatchString(e.key) {
+		if !serverName().MatchString(e.key) {
 			report(keyNode(lookup(root, "servers"), e.key), path, fmt.Sprintf("%q is not a valid server name: use letters, digits, ., _, + or -", e.key))
 		}
 		srv.Name = e.key
@@ -467,13 +468,13 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`)
+var yamlLine = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^yaml: (?:line (\d+): )?(.*)$`) })
 
 // syntaxProblem turns a yaml.v3 parse error into a located Problem. A tab in
 // indentation gets its own message: yaml.v3 reports it confusingly.
 func syntaxProblem(name string, data []byte, err error) Problem {
 	p := Problem{File: name, Message: err.Error()}
-	if m := yamlLine.FindStringSubmatch(err.Error()); m != nil {
+	if m := yamlLine().FindStringSubmatch(err.Error()); m != nil {
 		p.Line, _ = strconv.Atoi(m[1])
 		p.Message = "invalid YAML: " + m[2]
 		// The library names the line of the enclosing construct (the
@@ -518,7 +519,7 @@ func faultPosition(data []byte, msg string, from int) (line, col int) {
 		if err == nil {
 			continue
 		}
-		m := yamlLine.FindStringSubmatch(err.Error())
+		m := yamlLine().FindStringSubmatch(err.Error())
 		if m == nil || m[2] != msg {
 			continue
 		}

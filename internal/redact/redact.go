@@ -19,6 +19,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
@@ -40,13 +41,15 @@ var prefixes = []string{"sk-ant-api03-", "sk-ant-admin01-", "sk-ant-", "sk-proj-
 
 // keyRE matches the shapes of common API keys, redacted even when the
 // caller did not name them as secrets.
-var keyRE = regexp.MustCompile(`\b(sk-[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})`)
+var keyRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\b(sk-[A-Za-z0-9_-]{16,}|AKIA[0-9A-Z]{16}|gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{40,})`)
+})
 
 // Shaped reports whether s, trimmed, is shaped like a common API key as
 // a whole (sk-..., ghp_..., AKIA...).
 func Shaped(s string) bool {
 	s = strings.TrimSpace(s)
-	return s != "" && keyRE.FindString(s) == s
+	return s != "" && keyRE().FindString(s) == s
 }
 
 // maxKeyRun bounds what a streaming Writer holds back while a run of key
@@ -97,8 +100,8 @@ func New(secrets ...string) *Redactor {
 // Bytes returns b with every secret replaced by Mask. b is not modified.
 func (r *Redactor) Bytes(b []byte) []byte {
 	b = r.literal(b)
-	if keyRE.Match(b) {
-		b = keyRE.ReplaceAll(b, []byte(Mask))
+	if keyRE().Match(b) {
+		b = keyRE().ReplaceAll(b, []byte(Mask))
 	}
 	return b
 }
@@ -133,7 +136,7 @@ func (r *Redactor) Contains(s string) bool {
 			}
 		}
 	}
-	return keyRE.MatchString(s)
+	return keyRE().MatchString(s)
 }
 
 // Error returns err, or when its text holds a secret an error with the

@@ -7,6 +7,7 @@ import (
 	"runtime"
 	"strconv"
 	"strings"
+	"sync"
 )
 
 // errUnsupported marks MSBuild syntax this evaluator does not model
@@ -46,8 +47,10 @@ func (p *properties) setDefault(name, value string) {
 }
 
 var (
-	propRefRE          = regexp.MustCompile(`\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)`)
-	getPathOfFileAbove = regexp.MustCompile(`^\$\(\[MSBuild\]::GetPathOfFileAbove\(\s*'?([^',)]+?)'?\s*(?:,\s*'([^']*)'\s*)?\)\)$`)
+	propRefRE          = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\$\(([A-Za-z_][A-Za-z0-9_.-]*)\)`) })
+	getPathOfFileAbove = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^\$\(\[MSBuild\]::GetPathOfFileAbove\(\s*'?([^',)]+?)'?\s*(?:,\s*'([^']*)'\s*)?\)\)$`)
+	})
 )
 
 // maxValueLen bounds an expanded value: a property defined as $(A)$(A)
@@ -58,7 +61,7 @@ const maxValueLen = 1 << 20
 // and metadata references, and values longer than maxValueLen, make it
 // fail with errUnsupported.
 func (p *properties) expand(s string) (string, error) {
-	refs := propRefRE.FindAllStringIndex(s, -1)
+	refs := propRefRE().FindAllStringIndex(s, -1)
 	n := len(s)
 	for _, r := range refs {
 		n += len(p.get(s[r[0]+2:r[1]-1])) - (r[1] - r[0])
@@ -66,7 +69,7 @@ func (p *properties) expand(s string) (string, error) {
 	if n > maxValueLen {
 		return "", fmt.Errorf("%w: %q expands to %d bytes, more than %d", errUnsupported, truncate(s, 80), n, maxValueLen)
 	}
-	out := propRefRE.ReplaceAllStringFunc(s, func(m string) string {
+	out := propRefRE().ReplaceAllStringFunc(s, func(m string) string {
 		return p.get(m[2 : len(m)-1])
 	})
 	if strings.Contains(out, "$(") || strings.Contains(out, "@(") || strings.Contains(out, "%(") {
@@ -151,8 +154,8 @@ func tokenizeCondition(s string) ([]condTok, error) {
 			}
 			toks = append(toks, condTok{kind: tokOp, text: op})
 			i += len(op)
-		case c == '$' && i+1 < len(s) && s[i+1] == '(' && osPlatformRE.MatchString(s[i:]):
-			m := osPlatformRE.FindStringSubmatch(s[i:])
+		case c == '$' && i+1 < len(s) && s[i+1] == '(' && osPlatformRE().MatchString(s[i:]):
+			m := osPlatformRE().FindStringSubmatch(s[i:])
 			toks = append(toks, condTok{kind: tokString, text: strconv.FormatBool(isOSPlatform(m[1], m[2]))})
 			i += len(m[0])
 		case c == '$' && i+1 < len(s) && s[i+1] == '(':
@@ -367,7 +370,9 @@ func (c *condParser) function() (bool, error) {
 // osPlatformRE matches the property functions that ask which operating
 // system the evaluation runs on: $([MSBuild]::IsOSPlatform('Windows')) and
 // $([MSBuild]::IsOSUnixLike()).
-var osPlatformRE = regexp.MustCompile(`^\$\(\s*\[MSBuild\]::(?i:(IsOSPlatform|IsOSUnixLike))\(\s*(?:'([A-Za-z]*)')?\s*\)\s*\)`)
+var osPlatformRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^\$\(\s*\[MSBuild\]::(?i:(IsOSPlatform|IsOSUnixLike))\(\s*(?:'([A-Za-z]*)')?\s*\)\s*\)`)
+})
 
 // isOSPlatform answers as MSBuild does on the machine langhost runs on, the
 // machine that builds the project: the SDK evaluates these functions for

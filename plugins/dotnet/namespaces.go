@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/langhost/langhost/plugins/dotnet/cslex"
 )
@@ -21,7 +22,9 @@ type NamespaceInfo struct {
 	Files []string `json:"files"`
 }
 
-var namespaceRE = regexp.MustCompile(`\bnamespace\s+([A-Za-z_@][A-Za-z0-9_.@\s]*?)\s*([;{])`)
+var namespaceRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`\bnamespace\s+([A-Za-z_@][A-Za-z0-9_.@\s]*?)\s*([;{])`)
+})
 
 // Namespaces scans the source files of spec (every project when spec is
 // empty) for namespace declarations, file-scoped and block (nested blocks
@@ -93,7 +96,7 @@ func DeclaredNamespaces(src []byte) []string {
 		stack    []frame
 		depth    int
 		fileNS   string
-		matches  = namespaceRE.FindAllStringSubmatchIndex(code, -1)
+		matches  = namespaceRE().FindAllStringSubmatchIndex(code, -1)
 		next     int
 		seen     = map[string]bool{}
 		emitOnce = func(ns string) {

@@ -350,7 +350,7 @@ func (e *evaluator) evalImport(c *element, dir, display string) error {
 	}
 	spec := c.Attr("Project")
 	target := ""
-	if m := getPathOfFileAbove.FindStringSubmatch(strings.TrimSpace(spec)); m != nil {
+	if m := getPathOfFileAbove().FindStringSubmatch(strings.TrimSpace(spec)); m != nil {
 		start := dir
 		if m[2] != "" {
 			if s, err := e.props.expand(m[2]); err == nil {

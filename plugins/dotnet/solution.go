@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
@@ -50,8 +51,10 @@ type SolutionFolder struct {
 }
 
 var (
-	slnProjectRE = regexp.MustCompile(`^Project\("\{([0-9A-Fa-f-]+)\}"\)\s*=\s*"([^"]*)"\s*,\s*"([^"]*)"\s*,\s*"\{([0-9A-Fa-f-]+)\}"`)
-	slnPairRE    = regexp.MustCompile(`^\{([0-9A-Fa-f-]+)\}\s*=\s*\{([0-9A-Fa-f-]+)\}$`)
+	slnProjectRE = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`^Project\("\{([0-9A-Fa-f-]+)\}"\)\s*=\s*"([^"]*)"\s*,\s*"([^"]*)"\s*,\s*"\{([0-9A-Fa-f-]+)\}"`)
+	})
+	slnPairRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^\{([0-9A-Fa-f-]+)\}\s*=\s*\{([0-9A-Fa-f-]+)\}$`) })
 )
 
 // ParseSolution parses the solution file at file (absolute, or relative to
@@ -137,7 +140,7 @@ func parseSln(root, abs, display string, data []byte) (*Solution, error) {
 		case strings.HasPrefix(line, "Project(") && !sawHeader:
 			return nil, failure.New(failure.InvalidInput, "%s:%d: not a solution file: missing the \"Microsoft Visual Studio Solution File\" header", display, lineNo)
 		case strings.HasPrefix(line, "Project("):
-			m := slnProjectRE.FindStringSubmatch(line)
+			m := slnProjectRE().FindStringSubmatch(line)
 			if m == nil {
 				return nil, failure.New(failure.InvalidInput, "%s:%d: malformed Project line %q", display, lineNo, line)
 			}
@@ -154,11 +157,11 @@ func parseSln(root, abs, display string, data []byte) (*Solution, error) {
 		case line == "EndProjectSection" || line == "EndGlobalSection":
 			section = ""
 		case section == "ProjectDependencies" && cur != nil:
-			if m := slnPairRE.FindStringSubmatch(line); m != nil {
+			if m := slnPairRE().FindStringSubmatch(line); m != nil {
 				cur.deps = append(cur.deps, strings.ToUpper(m[1]))
 			}
 		case section == "NestedProjects":
-			if m := slnPairRE.FindStringSubmatch(line); m != nil {
+			if m := slnPairRE().FindStringSubmatch(line); m != nil {
 				nested[strings.ToUpper(m[1])] = strings.ToUpper(m[2])
 			}
 		case section == "SolutionConfigurationPlatforms":

@@ -201,13 +201,13 @@ type csharpLSDialect struct {
 }
 
 // csharpLSProject is csharp-ls's progress report of one loaded project.
-var csharpLSProject = regexp.MustCompile(`^(.+) \((\d+)/(\d+)\)$`)
+var csharpLSProject = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.+) \((\d+)/(\d+)\)$`) })
 
 // maxLoadMessages bounds the log messages load_status keeps.
 const maxLoadMessages = 20
 
 func (d *csharpLSDialect) onProgress(ev lsp.ProgressEvent) {
-	m := csharpLSProject.FindStringSubmatch(ev.Message)
+	m := csharpLSProject().FindStringSubmatch(ev.Message)
 	if ev.Kind != "report" || m == nil {
 		return
 	}

@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
@@ -695,7 +696,7 @@ func (in *updateImportsInput) validate() error {
 			return fieldErr(failure.InvalidInput, key, "has %d entries; at most 100", len(list))
 		}
 		for i, s := range list {
-			if len(s) > 512 || !importEntryRE.MatchString(strings.TrimSpace(s)) {
+			if len(s) > 512 || !importEntryRE().MatchString(strings.TrimSpace(s)) {
 				return fieldErr(failure.InvalidInput, fmt.Sprintf("%s[%d]", key, i), "%q is not one import (a Go import path with an optional alias, a Python module or import statement, a C# namespace)", s)
 			}
 		}
@@ -706,7 +707,9 @@ func (in *updateImportsInput) validate() error {
 // importEntryRE is what an update_imports entry may look like in any
 // language: names, dots, slashes and the words of an import statement;
 // no quotes inside, no statement separators, no line breaks.
-var importEntryRE = regexp.MustCompile(`^(?:using[ \t]+)?(?:static[ \t]+)?(?:[A-Za-z_.][\w.]*[ \t]+)?"?[\w.][\w.\-~+/@]*"?(?:[ \t]+import[ \t]+(?:\*|\(?[\w, ]+\)?))?(?:[ \t]+as[ \t]+\w+)?;?$`)
+var importEntryRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`^(?:using[ \t]+)?(?:static[ \t]+)?(?:[A-Za-z_.][\w.]*[ \t]+)?"?[\w.][\w.\-~+/@]*"?(?:[ \t]+import[ \t]+(?:\*|\(?[\w, ]+\)?))?(?:[ \t]+as[ \t]+\w+)?;?$`)
+})
 
 func updateImports(ctx context.Context, c *call, in *updateImportsInput) (*symbolEditOutput, error) {
 	target, exists, err := c.editFileTarget(in.File)

@@ -8,6 +8,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/langhost/langhost/plugins/dotnet"
 	"github.com/langhost/langhost/plugins/lsp"
@@ -284,9 +285,9 @@ func paramTypes(params string) string {
 	return strings.Join(types, ",")
 }
 
-var overrideKeyword = regexp.MustCompile(`\boverride\b`)
+var overrideKeyword = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`\boverride\b`) })
 
-func declaresOverride(line string) bool { return overrideKeyword.MatchString(line) }
+func declaresOverride(line string) bool { return overrideKeyword().MatchString(line) }
 
 // ---- find_usages
 
@@ -377,8 +378,12 @@ func findUsages(ctx context.Context, c *call, in *findUsagesInput) (*findUsagesO
 
 var (
 	// typeHeader matches a type declaration up to its base list.
-	typeHeader = regexp.MustCompile(`\b(class|struct|interface|record|enum)\s+\w+[^:{(]*(\([^)]*\))?\s*(:|\bextends\b|\bimplements\b)`)
-	typeTest   = regexp.MustCompile(`(\bis|\bas|\btypeof\s*\(|\binstanceof|\bnameof\s*\()\s*$`)
+	typeHeader = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`\b(class|struct|interface|record|enum)\s+\w+[^:{(]*(\([^)]*\))?\s*(:|\bextends\b|\bimplements\b)`)
+	})
+	typeTest = sync.OnceValue(func() *regexp.Regexp {
+		return regexp.MustCompile(`(\bis|\bas|\btypeof\s*\(|\binstanceof|\bnameof\s*\()\s*$`)
+	})
 )
 
 // usageKind classifies a mention of the type name at l from its line.
@@ -402,9 +407,9 @@ func (c *call) usageKind(l lsp.Location, name string) string {
 	switch {
 	case strings.HasSuffix(trimmed, "new") && (len(trimmed) == 3 || !isIdentRune(rune(trimmed[len(trimmed)-4]))):
 		return "instantiation"
-	case typeTest.MatchString(before):
+	case typeTest().MatchString(before):
 		return "type_test"
-	case typeHeader.MatchString(before) && !strings.Contains(before, "="):
+	case typeHeader().MatchString(before) && !strings.Contains(before, "="):
 		return "inheritance"
 	case strings.HasPrefix(strings.TrimLeft(after, " "), "{") && strings.HasSuffix(trimmed, "=") || strings.HasPrefix(after, "{") && c.e.lang == "go":
 		return "instantiation"

@@ -10,6 +10,7 @@ import (
 	"net/url"
 	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/langhost/langhost/internal/clip"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
@@ -127,7 +128,9 @@ const defaultMaxTokens = 4096
 // (as opposed to configuration or transport errors).
 var ErrBadResponse = errors.New("bad model response")
 
-var toolNameRE = regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`)
+// Compiled on first use, not at package init, which every CLI start pays
+// (a {n,m} repetition compiles to n..m copies of its class).
+var toolNameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-zA-Z0-9_-]{1,64}$`) })
 
 // Official endpoints: a provider's key from the environment goes there, or
 // to a base URL the user configured for it (Config.UserEndpoint).
@@ -297,7 +300,7 @@ func checkRequest(req *Request) error {
 		return failure.New(failure.InvalidInput, "no request")
 	}
 	for i, t := range req.Tools {
-		if !toolNameRE.MatchString(t.Name) {
+		if !toolNameRE().MatchString(t.Name) {
 			return &failure.Error{Code: failure.InvalidInput, Field: fmt.Sprintf("tools[%d].name", i), Message: fmt.Sprintf("%q does not match ^[a-zA-Z0-9_-]{1,64}$", t.Name)}
 		}
 		if len(t.InputSchema) > 0 {

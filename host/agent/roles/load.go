@@ -13,6 +13,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 
 	"go.yaml.in/yaml/v3"
 
@@ -53,7 +54,9 @@ func UserDir(userConfigFile string) string {
 // WorkspaceDir is the directory of a workspace's roles.
 func WorkspaceDir(root string) string { return filepath.Join(root, ".langhost", "roles") }
 
-var nameRE = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`)
+// Compiled on first use, not at package init, which every CLI start pays
+// (a {n,m} repetition compiles to n..m copies of its class).
+var nameRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[a-z][a-z0-9_-]{0,31}$`) })
 
 // Load reads the sources in order, later ones overriding earlier ones.
 // Every problem is reported, each naming file:line and the field; the set
@@ -264,7 +267,7 @@ func parse(name string, data []byte) (*Role, error) {
 	}
 	var errs []error
 	switch {
-	case !nameRE.MatchString(r.Name):
+	case !nameRE().MatchString(r.Name):
 		errs = append(errs, bad("name", "%q is not a role name (lower case letters, digits, - and _, at most 32)", r.Name))
 	case r.Name != stem:
 		errs = append(errs, bad("name", "%q differs from the file name %s.yaml", r.Name, stem))
@@ -284,7 +287,7 @@ func parse(name string, data []byte) (*Role, error) {
 	}
 	if r.PromptKey != "" {
 		switch {
-		case !nameRE.MatchString(r.PromptKey):
+		case !nameRE().MatchString(r.PromptKey):
 			errs = append(errs, bad("promptKey", "%q is not a prompt name (lower case letters, digits, - and _)", r.PromptKey))
 		case strings.TrimSpace(r.Prompt) != "":
 			errs = append(errs, bad("promptKey", "set together with prompt; use one"))

@@ -124,7 +124,7 @@ func NewID() string { return txnlog.NewID() }
 // key shape). The directory is confined to the workspace
 // (a .langhost/runs symlink leading out is refused) and owner-only.
 func Create(ws *workspace.Root, id string, secrets []string) (*Writer, error) {
-	if !idRE.MatchString(id) {
+	if !idRE().MatchString(id) {
 		return nil, &failure.Error{Code: failure.InvalidInput, Field: "run", Message: fmt.Sprintf("%q is not a run id (letters, digits and '-')", id)}
 	}
 	dir, err := ws.Resolve("", Dir)
@@ -151,7 +151,9 @@ func Create(ws *workspace.Root, id string, secrets []string) (*Writer, error) {
 	return &Writer{f: f, path: path, red: redact.New(secrets...)}, nil
 }
 
-var idRE = regexp.MustCompile(`^[0-9A-Za-z][0-9A-Za-z-]{0,63}$`)
+// Compiled on first use, not at package init, which every CLI start pays
+// (a {n,m} repetition compiles to n..m copies of its class).
+var idRE = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^[0-9A-Za-z][0-9A-Za-z-]{0,63}$`) })
 
 // Path is the transcript file.
 func (w *Writer) Path() string { return w.path }
@@ -264,7 +266,7 @@ func Find(ws *workspace.Root, id string) (string, error) {
 		return "", fmt.Errorf("transcripts: %w", err)
 	}
 	if id != "" {
-		if !idRE.MatchString(id) {
+		if !idRE().MatchString(id) {
 			return "", &failure.Error{Code: failure.InvalidInput, Field: "run", Message: fmt.Sprintf("%q is not a run id (letters, digits and '-')", id)}
 		}
 		p, err := ws.ResolveRead("run", path.Join(Dir, id+".jsonl"))
