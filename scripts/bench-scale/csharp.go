@@ -1318,7 +1318,9 @@ func benchCSharp(ctx context.Context, cfg benchConfig, onlyOps string) {
 		if (q+1)%10 == 0 {
 			log.Printf("csharp-ls: %d of %d rounds", q+1, cfg.queries)
 		}
-		if slices.Contains(checkAt, q+1) {
+		// Every 50 rounds too, so that a run stopped early has reported
+		// its memory recently.
+		if slices.Contains(checkAt, q+1) || (q+1)%50 == 0 {
 			cp := csCheckpoint{queries: q + 1,
 				raw: treeMemory(raw.pid(), cfg.exe), mcp: treeMemory(lh.pid(), cfg.exe), daemon: treeMemory(daemon, cfg.exe)}
 			cp.open, cp.opened, cp.closed = openDocuments(cli.record)
@@ -1396,6 +1398,11 @@ func printCSharp(cfg benchConfig, ops []csOp, colds [3][]time.Duration, stats []
 	fmt.Printf("Solution load (process start to the first non-empty references answer for %s; median of %d): raw csharp-ls %s, langhost MCP %s (%+.0f%%), langhost CLI starting its daemon %s (%+.0f%%).\n\n",
 		cfg.symbols[0].ident, cfg.colds, secs(cold(pathRaw)), secs(cold(pathMCP)), pct(cold(pathMCP), cold(pathRaw)), secs(cold(pathCLI)), pct(cold(pathCLI), cold(pathRaw)))
 	n := cps[len(cps)-1].queries
+	// The memory table has the checkpoints at 20, 50, 250 and all rounds,
+	// and the latest.
+	cps = slices.DeleteFunc(slices.Clone(cps), func(c csCheckpoint) bool {
+		return c.queries != n && !slices.Contains([]int{20, 50, 250, cfg.queries}, c.queries)
+	})
 	fmt.Printf("%d rounds; in each, every operation through the three paths in turn, on the next of its targets. first: the first query after the load; warm: the rest.\n\n", n)
 	fmt.Println("| operation | raw: first | raw: warm median | MCP: first | MCP: warm median (× raw) | MCP p95 | in the plugin | CLI: first | CLI: warm median (× raw) | seed's cached figure |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
