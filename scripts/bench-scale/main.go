@@ -15,16 +15,25 @@
 // entries separated by ';', relative to the solution's directory),
 // defaulting to Newtonsoft.Json's. -csharp-env sets environment variables,
 // which MSBuild reads as properties, for the restore and both servers (to
-// choose target frameworks whose packages the machine's NuGet source has). For C# both
-// find_references and find_implementations are measured, and the answers
-// compared as sets of locations.
+// choose target frameworks whose packages the machine's NuGet source has). For C#
+// every semantic operation is measured (csharp.go), through three paths in
+// the same run, interleaved: the CLI (`langhost run`, served by the
+// workspace's daemon), MCP and the bare csharp-ls sent the same LSP
+// requests; the answers are compared, the memory of the three process
+// trees sampled, and the documents left open in the daemon's csharp-ls
+// counted through a shim that records its didOpen and didClose. The
+// tables are printed after 20 and every 50 rounds, and at the end.
 //
 // Usage, from the repository root with the pinned tools on PATH:
 //
 //	go run ./scripts/bench-scale [-queries 500] [-colds 3] [-python] [-v]
 //	go run ./scripts/bench-scale -go=false -csharp /path/to/Newtonsoft.Json \
 //		-csharp-commit 09bb545d72969ad7fb4ea07db0d5c34f4fc07877 \
-//		-csharp-env LibraryFrameworks=net8.0,TestFrameworks=net10.0
+//		-csharp-env LibraryFrameworks=net8.0,TestFrameworks=net10.0 \
+//		[-workdir DIR] [-langhost EXE] [-csharp-ops find_references,...]
+//
+// -workdir keeps the copy (restored once) for later runs; -langhost
+// measures a given executable instead of building ./cmd/langhost.
 //
 // It reports per server: the cold first answer (process start to the first
 // references result, with the language server's on-disk cache warm; the
