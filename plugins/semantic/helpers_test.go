@@ -149,6 +149,14 @@ func tsEngine(t *testing.T) (*Engine, string) {
 }
 
 func TestMain(m *testing.M) {
+	// Transactions keep their records in the user's state dir; the tests'
+	// records belong in a temporary one, not in ~/.local/state.
+	state, err := os.MkdirTemp("", "langhost-state-")
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	os.Setenv("XDG_STATE_HOME", state)
 	code := m.Run()
 	for _, s := range []*shared{&sharedGo, &sharedPy, &sharedTS, &sharedCS} {
 		if s.e != nil {
@@ -156,6 +164,7 @@ func TestMain(m *testing.M) {
 			os.RemoveAll(s.root)
 		}
 	}
+	os.RemoveAll(state)
 	os.Exit(code)
 }
 
