@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -37,7 +38,10 @@ func Main(m *testing.M) {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
+	// The tests' describe cache and transaction records stay out of the
+	// user's ~/.cache and ~/.local/state.
 	os.Setenv("XDG_CACHE_HOME", cache)
+	os.Setenv("XDG_STATE_HOME", filepath.Join(cache, "state"))
 	code := m.Run()
 	os.RemoveAll(cache)
 	os.Exit(code)
