@@ -1,11 +1,13 @@
 package mcpserver
 
 import (
+	"context"
 	"slices"
 	"time"
 
 	"github.com/langhost/langhost/host/detect"
 	"github.com/langhost/langhost/host/registry"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // Prewarm starts, in the background, what the served tools need before
@@ -17,6 +19,12 @@ import (
 // only the languages the workspace is a project of are warmed (see
 // primary): the others' servers would load little or nothing.
 //
+// The first warm waits until a client's first tools/list is answered (or
+// a second passed): starting a plugin process (the executable's
+// start-up, go-plugin's handshake with its certificates) competes for
+// the CPU with the listing, and a client lists its tools before it calls
+// one.
+//
 // A warm that fails (server not installed, start error) is logged and
 // otherwise ignored: the first call starts the plugin again and reports
 // the failure. Close stops the warms in progress with the plugins.
@@ -25,8 +33,40 @@ func (srv *Server) Prewarm() {
 	srv.genMu.RLock()
 	g := srv.gen
 	srv.genMu.RUnlock()
-	if g != nil {
+	if g == nil {
+		return
+	}
+	srv.warmMu.Lock()
+	defer srv.warmMu.Unlock()
+	if srv.ctx.Err() != nil {
+		return
+	}
+	srv.warming.Go(func() {
+		t := time.NewTimer(srv.prewarmDelay)
+		defer t.Stop()
+		select {
+		case <-srv.listed:
+		case <-t.C:
+		case <-srv.ctx.Done():
+			return
+		}
 		srv.warm(g)
+	})
+}
+
+// defaultPrewarmDelay is how long the first warm waits for a first
+// tools/list.
+const defaultPrewarmDelay = time.Second
+
+// noteListed is a receiving middleware that closes srv.listed once a
+// tools/list has been answered.
+func (srv *Server) noteListed(next mcp.MethodHandler) mcp.MethodHandler {
+	return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+		res, err := next(ctx, method, req)
+		if method == "tools/list" {
+			srv.listedOnce.Do(func() { close(srv.listed) })
+		}
+		return res, err
 	}
 }
 

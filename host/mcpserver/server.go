@@ -144,6 +144,11 @@ type Server struct {
 	prewarm atomic.Bool
 	warmMu  sync.Mutex // orders warming.Go after cancel against Close
 	warming sync.WaitGroup
+	// listed is closed once a first tools/list is answered: the first
+	// warm waits for it (Prewarm).
+	listed       chan struct{}
+	listedOnce   sync.Once
+	prewarmDelay time.Duration // at most this long
 }
 
 // generation is the state calls run on; calls counts the calls in
@@ -200,7 +205,8 @@ func newServer(h *host.Host, opts Options, load Loader, good *lastGood) (*Server
 	if good != nil {
 		good.log = log
 	}
-	srv := &Server{opts: opts, log: log, load: load, good: good, previews: newPreviews(opts.PreviewTTL, opts.MaxPreviews)}
+	srv := &Server{opts: opts, log: log, load: load, good: good, previews: newPreviews(opts.PreviewTTL, opts.MaxPreviews),
+		listed: make(chan struct{}), prewarmDelay: defaultPrewarmDelay}
 	srv.ctx, srv.cancel = context.WithCancel(context.Background())
 	g, err := srv.generation(h)
 	if err != nil {
@@ -217,7 +223,7 @@ func newServer(h *host.Host, opts Options, load Loader, good *lastGood) (*Server
 		})
 	// Added first, so it runs innermost: a waiting call is canceled as
 	// any other is (bindRequests, the HTTP post contexts).
-	srv.mcp.AddReceivingMiddleware(newCallLimit(opts.MaxConcurrentCalls, opts.CallWait).middleware)
+	srv.mcp.AddReceivingMiddleware(newCallLimit(opts.MaxConcurrentCalls, opts.CallWait).middleware, srv.noteListed)
 	srv.swap(g)
 	return srv, nil
 }
