@@ -92,7 +92,7 @@ func TestPrewarmWaitsForFirstList(t *testing.T) {
 	default:
 	}
 	list(srv)
-	<-warmed // the test times out if it never comes
+	<-warmed  // the test times out if it never comes
 	list(srv) // a second listing changes nothing
 	srv.Close()
 
