@@ -159,8 +159,8 @@ func csOps(types []symbol) []csOp {
 	return []csOp{
 		{
 			name: "symbol info (hover)", tool: "symbol_info", seed: 45 * time.Millisecond,
-			requests: "definition, documentSymbol of the definition's file, hover",
-			compared: "definition file:line and the hover text",
+			requests: "definition, documentSymbol of the definition's file, hover (not at compact)",
+			compared: "definition file:line and the hover text (none at compact)",
 			targets:  targetsOf(append(slices.Clone(types), csMembers...), 0), input: posInput,
 			raw: rawSymbolInfo,
 			langhost: func(r *csResult) (answer, error) {
@@ -177,7 +177,10 @@ func csOps(types []symbol) []csOp {
 				}
 				// MCP's lean results keep one of the two when they are
 				// the same text.
-				a := answer{n: 1, keys: []string{"hover:" + cmp.Or(st.Hover, st.Documentation)}}
+				a := answer{n: 1}
+				if h := cmp.Or(st.Hover, st.Documentation); h != "" {
+					a.keys = append(a.keys, "hover:"+h)
+				}
 				if st.Definition != nil {
 					a.keys = append(a.keys, fmt.Sprintf("def:%s:%d", st.Definition.File, st.Definition.Line))
 				}
@@ -558,6 +561,7 @@ var csClientCapabilities = map[string]any{
 type csRaw struct {
 	*rawServer
 	version int32
+	hover   bool // symbol_info asks for the hover text
 }
 
 func (r *csRaw) uri(file string) lsp.DocumentURI { return lsp.URIFromPath(filepath.Join(r.ws, file)) }
@@ -639,11 +643,13 @@ func rawSymbolInfo(ctx context.Context, r *csRaw, t csTarget) (answer, error) {
 			return answer{}, err
 		}
 	}
-	var h lsp.Hover
-	if err := r.srv.Call(ctx, "textDocument/hover", r.pos(t), &h); err != nil {
-		return answer{}, err
+	if r.hover {
+		var h lsp.Hover
+		if err := r.srv.Call(ctx, "textDocument/hover", r.pos(t), &h); err != nil {
+			return answer{}, err
+		}
+		a.keys = append(a.keys, "hover:"+strings.TrimSpace(h.Text()))
 	}
-	a.keys = append(a.keys, "hover:"+strings.TrimSpace(h.Text()))
 	slices.Sort(a.keys)
 	return a, nil
 }
@@ -1148,7 +1154,13 @@ type csCheckpoint struct {
 	opened, closed   int
 }
 
-func benchCSharp(ctx context.Context, cfg benchConfig, onlyOps string) {
+// noDetail are the operations without a detail input.
+var noDetail = []string{"list_projects", "organize_imports", "containing_member"}
+
+// benchCSharp measures ops (all when onlyOps is empty) at detail:
+// compact, standard or full for both langhost paths, or "default" for
+// each path's own (compact over MCP, standard on the CLI).
+func benchCSharp(ctx context.Context, cfg benchConfig, onlyOps, detail string) {
 	for i := range cfg.symbols {
 		locate(cfg.ws, &cfg.symbols[i])
 	}
@@ -1234,7 +1246,9 @@ func benchCSharp(ctx context.Context, cfg benchConfig, onlyOps string) {
 	if err != nil {
 		log.Fatal(err)
 	}
-	r := &csRaw{rawServer: raw}
+	// At compact symbol_info sends no hover, and neither does the raw
+	// column then.
+	r := &csRaw{rawServer: raw, hover: detail != "compact"}
 	samplers := [3]*sampler{newSampler(raw.pid()), newSampler(lh.pid()), newSampler(daemon)}
 	for _, s := range samplers {
 		defer s.stop()
@@ -1251,6 +1265,9 @@ func benchCSharp(ctx context.Context, cfg benchConfig, onlyOps string) {
 			oi = (oi + q) % len(ops)
 			t := op.targets[q%len(op.targets)]
 			in := op.input(t)
+			if detail != "default" && !slices.Contains(noDetail, op.tool) {
+				in["detail"] = detail
+			}
 			var got [3]*answer
 			for _, who := range alternate(q+oi, "raw", "mcp", "cli") {
 				switch who {
@@ -1333,7 +1350,7 @@ func benchCSharp(ctx context.Context, cfg benchConfig, onlyOps string) {
 			} else {
 				fmt.Printf("\n### after all %d rounds\n\n", q+1)
 			}
-			printCSharp(cfg, ops, colds, stats, checkpoints, samplers, mismatches, failures)
+			printCSharp(cfg, detail, ops, colds, stats, checkpoints, samplers, mismatches, failures)
 		}
 	}
 }
@@ -1390,7 +1407,7 @@ type mismatch struct {
 	example string
 }
 
-func printCSharp(cfg benchConfig, ops []csOp, colds [3][]time.Duration, stats [][3]opStats, cps []csCheckpoint, samplers [3]*sampler, mismatches []mismatch, failures []map[string]int) {
+func printCSharp(cfg benchConfig, detail string, ops []csOp, colds [3][]time.Duration, stats [][3]opStats, cps []csCheckpoint, samplers [3]*sampler, mismatches []mismatch, failures []map[string]int) {
 	cold := func(p csPath) time.Duration {
 		d := slices.Sorted(slices.Values(colds[p]))
 		return d[len(d)/2]
@@ -1403,7 +1420,7 @@ func printCSharp(cfg benchConfig, ops []csOp, colds [3][]time.Duration, stats []
 	cps = slices.DeleteFunc(slices.Clone(cps), func(c csCheckpoint) bool {
 		return c.queries != n && !slices.Contains([]int{20, 50, 250, cfg.queries}, c.queries)
 	})
-	fmt.Printf("%d rounds; in each, every operation through the three paths in turn, on the next of its targets. first: the first query after the load; warm: the rest.\n\n", n)
+	fmt.Printf("%d rounds; in each, every operation through the three paths in turn, on the next of its targets. first: the first query after the load; warm: the rest. langhost's detail: %s.\n\n", n, detailSaid(detail))
 	fmt.Println("| operation | raw: first | raw: warm median | MCP: first | MCP: warm median (× raw) | MCP p95 | in the plugin | CLI: first | CLI: warm median (× raw) | seed's cached figure |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
 	for i, op := range ops {
@@ -1519,6 +1536,13 @@ func printCSharp(cfg benchConfig, ops []csOp, colds [3][]time.Duration, stats []
 		}
 		fmt.Printf("| %s | `csharp.%s` | %s | %s | %d | %s |\n", op.name, op.tool, op.requests, op.compared, n, d)
 	}
+}
+
+func detailSaid(detail string) string {
+	if detail == "default" {
+		return "each path's default (compact over MCP, standard on the CLI)"
+	}
+	return detail + " on both paths"
 }
 
 func secs(d time.Duration) string { return fmt.Sprintf("%.1f s", d.Seconds()) }

@@ -162,6 +162,7 @@ func main() {
 	csCommit := flag.String("csharp-commit", "", "the commit of -csharp to check out (default: its HEAD, reported)")
 	csSyms := flag.String("csharp-symbols", "", "symbols of -csharp as file|declaration|identifier;... (default: Newtonsoft.Json's)")
 	csEnv := flag.String("csharp-env", "", "environment (MSBuild properties) for -csharp's restore and servers: K=V,...")
+	csDetail := flag.String("csharp-detail", "standard", "langhost's detail for -csharp on both paths: compact, standard, full, or default (each path's own: compact over MCP, standard on the CLI)")
 	csOpsFlag := flag.String("csharp-ops", "", "measure only these of -csharp's operations (langhost tool names: find_references,symbol_info,...)")
 	keep := flag.Bool("keep", false, "keep the temporary directory")
 	workdir := flag.String("workdir", "", "work in this directory instead of a temporary one, and keep it; a C# copy restored there by an earlier run at the same commit is reused")
@@ -230,7 +231,7 @@ func main() {
 		benchCSharp(context.Background(), benchConfig{
 			name: "csharp-ls", lang: "csharp", ws: ws, exe: exe, queries: *queries, colds: max(1, *colds), symbols: symbols,
 			argv: []string{"csharp-ls"}, languageID: "csharp", compareSets: true,
-		}, *csOpsFlag)
+		}, *csOpsFlag, *csDetail)
 	}
 }
 
