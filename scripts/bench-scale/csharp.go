@@ -1269,7 +1269,11 @@ func benchCSharp(ctx context.Context, cfg benchConfig, onlyOps, detail string) {
 				in["detail"] = detail
 			}
 			var got [3]*answer
-			for _, who := range alternate(q+oi, "raw", "mcp", "cli") {
+			// Each path goes first, second and last in turn, so that none
+			// always runs on a CPU another just warmed or left busy.
+			paths := []string{"raw", "mcp", "cli"}
+			k := (q + oi) % 3
+			for _, who := range append(paths[k:], paths[:k]...) {
 				switch who {
 				case "raw":
 					if op.rawLimit > 0 && len(stats[oi][pathRaw].warm)+1 >= op.rawLimit {
