@@ -12,6 +12,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/langhost/langhost/host/plugins"
+	"github.com/langhost/langhost/plugins/builtin"
 	"github.com/langhost/langhost/plugins/pluginapi"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
@@ -98,4 +99,51 @@ type badAgent struct{ pluginapi.Agent }
 
 func (badAgent) Describe(context.Context) (*pluginapi.Description, error) {
 	return &pluginapi.Description{Name: "bad", Operations: []pluginapi.Operation{{Name: "../one"}}}, nil
+}
+
+// TestBuiltinDescribedInProcessAsByItsProcess: what the host describes
+// in-process for a built-in plugin, and reads back from the cache, is
+// what the plugin process answers (and that answer passes the full
+// validation of an external plugin's).
+func TestBuiltinDescribedInProcessAsByItsProcess(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cache := filepath.Join(t.TempDir(), "describe")
+	for name := range builtin.Agents() {
+		t.Run(name, func(t *testing.T) {
+			external := plugins.NewManager(nil, plugins.WithDescribeCache(""))
+			defer external.Close()
+			fromProcess, err := external.Describe(context.Background(),
+				plugins.Launch{Name: name, Path: exe, Args: []string{"plugin", "serve", name}}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			launch, err := plugins.Builtin(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, step := range []string{"in-process", "from the cache"} {
+				m := plugins.NewManager(nil, plugins.WithBuiltins(builtin.Agents()), plugins.WithDescribeCache(cache))
+				d, err := m.Describe(context.Background(), launch, json.RawMessage(`{"language":"go"}`))
+				m.Close()
+				if err != nil {
+					t.Fatalf("%s: %v", step, err)
+				}
+				if got, want := mustJSON(t, d), mustJSON(t, fromProcess); got != want {
+					t.Errorf("%s: the description differs from the plugin process's (%d and %d bytes)", step, len(got), len(want))
+				}
+			}
+		})
+	}
+}
+
+func mustJSON(t *testing.T, v any) string {
+	t.Helper()
+	data, err := json.Marshal(v)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(data)
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/hashicorp/go-hclog"
 
 	"github.com/langhost/langhost/host/plugins"
+	"github.com/langhost/langhost/plugins/builtin"
 	"github.com/langhost/langhost/plugins/pluginapi"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
@@ -27,6 +28,15 @@ import (
 var testPlugin string
 
 func TestMain(m *testing.M) {
+	if len(os.Args) == 4 && os.Args[1] == "plugin" && os.Args[2] == "serve" {
+		// Started as a built-in plugin process, as the langhost binary
+		// is (TestBuiltinDescribedInProcessAsByItsProcess).
+		if err := builtin.Serve(os.Args[3]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		os.Exit(0)
+	}
 	if path := os.Getenv(helperHostEnv); path != "" {
 		// Re-executed as the host of TestPluginsExitWhenHostDies.
 		testPlugin = path
