@@ -46,7 +46,12 @@ func (c *call) loc(uri lsp.DocumentURI, r lsp.Range, detail string) Loc {
 
 // locIn converts an LSP range with the mapper of uri's content, if known.
 func (c *call) locIn(m *lsp.Mapper, uri lsp.DocumentURI, r lsp.Range, detail string) Loc {
-	l := Loc{File: c.e.relPath(uri), Line: int(r.Start.Line) + 1, Column: int(r.Start.Character) + 1}
+	return locAt(m, c.e.relPath(uri), r, detail)
+}
+
+// locAt converts an LSP range in the file rendered as file.
+func locAt(m *lsp.Mapper, file string, r lsp.Range, detail string) Loc {
+	l := Loc{File: file, Line: int(r.Start.Line) + 1, Column: int(r.Start.Character) + 1}
 	if m == nil {
 		return l
 	}
@@ -564,6 +569,7 @@ func findReferences(ctx context.Context, c *call, in *findReferencesInput) (*fin
 // refFile is a file of a page of references, read once for all of them.
 type refFile struct {
 	uri    lsp.DocumentURI
+	rel    string      // uri as output renders it
 	enrich bool        // some of its references get a containing member
 	mapper *lsp.Mapper // nil when it cannot be read (outside the workspace)
 	syms   []lsp.DocumentSymbol
@@ -578,7 +584,7 @@ func (c *call) references(ctx context.Context, locs []lsp.Location, detail strin
 	for i, l := range locs {
 		f := files[l.URI]
 		if f == nil {
-			f = &refFile{uri: l.URI}
+			f = &refFile{uri: l.URI, rel: c.e.relPath(l.URI)}
 			files[l.URI] = f
 			order = append(order, f)
 		}
@@ -604,7 +610,7 @@ func (c *call) references(ctx context.Context, locs []lsp.Location, detail strin
 	refs = make([]Reference, 0, len(locs))
 	for i, l := range locs {
 		f := files[l.URI]
-		ref := Reference{Loc: c.locIn(f.mapper, l.URI, l.Range, detail)}
+		ref := Reference{Loc: locAt(f.mapper, f.rel, l.Range, detail)}
 		if detail != detailCompact && f.mapper != nil {
 			ref.Snippet = strings.TrimSpace(f.mapper.LineText(int(l.Range.Start.Line) + 1))
 		}
