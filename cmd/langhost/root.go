@@ -39,6 +39,8 @@ type factory struct {
 	// tuneGC lets a short-lived command trade memory for fewer garbage
 	// collections (see tuneGC); only the real process sets it, not tests.
 	tuneGC bool
+	// stopProfile ends the profiles of a long-lived command (profile.go).
+	stopProfile func()
 }
 
 func (f *factory) config() (*config.Config, error) {
@@ -195,6 +197,7 @@ func newRootCmd(f *factory) *cobra.Command {
 				if longLived(cmd) {
 					go trimTextPages(cmd.Context())
 				}
+				f.stopProfile = startProfile(cmd, f.env)
 			}
 			return f.checkOutputFlags()
 		},
@@ -282,6 +285,9 @@ func execute(ctx context.Context, f *factory, args []string) int {
 	root.SetErr(io.ErrOut)
 	f.cmd = root
 	err := root.ExecuteContext(ctx)
+	if f.stopProfile != nil {
+		f.stopProfile()
+	}
 	if f.host != nil {
 		_ = f.host.Close()
 	}
