@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/langhost/langhost/host/registry"
+	"github.com/langhost/langhost/internal/procgroup"
 	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 	"github.com/spf13/cobra"
@@ -59,6 +60,10 @@ every language. See the README for the others.`,
 }
 
 func runRun(cmd *cobra.Command, opts *runOptions) error {
+	// Most runs start a tool, which waits for the process reaper: start it
+	// now, alongside loading the config and specs (a call served by the
+	// daemon leaves it unused, and Shutdown stops it).
+	procgroup.Prepare()
 	h, t, err := opts.f.toolHost(cmd.Context(), opts.id)
 	if opts.f.host != nil {
 		// Also when the tool is unknown: its spec may be the one skipped.

@@ -100,6 +100,14 @@ func Detached(env []string) []string {
 // its exit. Groups started afterwards are not watched.
 func Shutdown() { shutdownReaper() }
 
+// Prepare starts the reaper (Linux) in the background, so that the first
+// Start need not wait for it: a command that is about to run a tool calls
+// it before the work that comes first (config, specs), and starting the
+// reaper overlaps that work. Start still waits until the reaper is running
+// before it starts anything, so the promise above holds from the first
+// child on. Without Prepare the first Start starts the reaper itself.
+func Prepare() { prepareReaper() }
+
 // Start starts the prepared command. On Linux the group is also watched
 // until Kill or KillGroup: should this process die by SIGKILL before, a
 // helper process kills everything that carries the group's mark.

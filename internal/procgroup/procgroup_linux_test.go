@@ -23,6 +23,10 @@ const helperEnv = "PROCGROUP_TEST_HELPER_DIR"
 // (runShutdownHost) instead of waiting to be killed.
 const helperShutdownEnv = "PROCGROUP_TEST_HELPER_SHUTDOWN"
 
+// helperPrepareEnv makes the helper host call Prepare first, as langhost
+// run does, so that the reaper starts in the background.
+const helperPrepareEnv = "PROCGROUP_TEST_HELPER_PREPARE"
+
 // helperMainExitEnv makes the test binary end its main thread alone, so
 // that it lives on as a zombie main thread with other threads running.
 const helperMainExitEnv = "PROCGROUP_TEST_HELPER_MAIN_EXIT"
@@ -42,6 +46,12 @@ func TestMain(m *testing.M) {
 		_, _, _ = syscall.RawSyscall(syscall.SYS_EXIT, 0, 0, 0)
 	}
 	if dir := os.Getenv(helperEnv); dir != "" {
+		if os.Getenv(helperPrepareEnv) != "" {
+			Prepare()
+		}
+		if os.Getenv(helperShutdownEnv) == "unused" {
+			runUnusedHost(dir)
+		}
 		if os.Getenv(helperShutdownEnv) != "" {
 			runShutdownHost(dir)
 		}
@@ -148,6 +158,30 @@ func runShutdownHost(dir string) {
 			fail(err)
 		}
 		_ = cmd.Wait()
+	}
+	Shutdown()
+	os.Exit(0)
+}
+
+// runUnusedHost is a host for TestShutdownLeavesNothing that prepared the
+// reaper and then starts nothing: it waits until the reaper runs, writes
+// its pid to dir/pids, calls Shutdown and exits.
+func runUnusedHost(dir string) {
+	reaper := 0
+	for deadline := time.Now().Add(10 * time.Second); reaper == 0 && time.Now().Before(deadline); time.Sleep(time.Millisecond) {
+		for _, pid := range children(os.Getpid()) {
+			if isReaper(pid) {
+				reaper = pid
+			}
+		}
+	}
+	if reaper == 0 {
+		fmt.Fprintln(os.Stderr, "Prepare started no reaper")
+		os.Exit(2)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "pids"), []byte(fmt.Sprintf("%d 0 0\n", reaper)), 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
 	}
 	Shutdown()
 	os.Exit(0)
@@ -317,6 +351,14 @@ func TestNewKeepsEnvironment(t *testing.T) {
 // for one child exited long before; a child forked from that thread would
 // have been killed as soon as the thread ended (go.dev/issue/27505).
 func TestChildrenDieWithHost(t *testing.T) {
+	// prepared: the host called Prepare, and the reaper started in the
+	// background before the first Start.
+	for _, prepared := range []bool{false, true} {
+		t.Run(fmt.Sprintf("prepared=%v", prepared), func(t *testing.T) { testChildrenDieWithHost(t, prepared) })
+	}
+}
+
+func testChildrenDieWithHost(t *testing.T, prepared bool) {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -330,6 +372,9 @@ func TestChildrenDieWithHost(t *testing.T) {
 		}
 	}
 	host.Env = append(host.Env, helperEnv+"="+dir)
+	if prepared {
+		host.Env = append(host.Env, helperPrepareEnv+"=1")
+	}
 	host.Stderr = os.Stderr
 	if err := host.Start(); err != nil {
 		t.Fatal(err)
@@ -372,13 +417,19 @@ func TestChildrenDieWithHost(t *testing.T) {
 func TestShutdownLeavesNothing(t *testing.T) {
 	// "1": a group still runs at Shutdown, which the reaper kills;
 	// "ended": every group ended before, and the reaper is stopped
-	// without waiting for it to start up.
-	for _, mode := range []string{"1", "ended"} {
-		t.Run(mode, func(t *testing.T) { testShutdownLeavesNothing(t, mode) })
+	// without waiting for it to start up; "unused": Prepare started the
+	// reaper and no group ever ran. Each with and without Prepare.
+	for _, mode := range []string{"1", "ended", "unused"} {
+		for _, prepared := range []bool{false, true} {
+			if mode == "unused" && !prepared {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s/prepared=%v", mode, prepared), func(t *testing.T) { testShutdownLeavesNothing(t, mode, prepared) })
+		}
 	}
 }
 
-func testShutdownLeavesNothing(t *testing.T, mode string) {
+func testShutdownLeavesNothing(t *testing.T, mode string, prepared bool) {
 	exe, err := os.Executable()
 	if err != nil {
 		t.Fatal(err)
@@ -391,6 +442,9 @@ func testShutdownLeavesNothing(t *testing.T, mode string) {
 		}
 	}
 	host.Env = append(host.Env, helperEnv+"="+dir, helperShutdownEnv+"="+mode)
+	if prepared {
+		host.Env = append(host.Env, helperPrepareEnv+"=1")
+	}
 	var stderr bytes.Buffer
 	host.Stderr = &stderr
 	if err := host.Run(); err != nil {
@@ -406,7 +460,7 @@ func testShutdownLeavesNothing(t *testing.T, mode string) {
 	}
 	// No waiting: they must be gone when the host's exit is seen.
 	for name, pid := range map[string]int{"reaper": reaper, "group leader": leader, "escaped helper": escaped} {
-		if alive(pid) {
+		if pid != 0 && alive(pid) {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 			t.Errorf("the %s (%d) still runs after its host exited", name, pid)
 		}

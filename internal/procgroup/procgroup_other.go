@@ -22,3 +22,4 @@ func killMarked(...string) {}
 func watch(string)    {}
 func unwatch(string)  {}
 func shutdownReaper() {}
+func prepareReaper()  {}

@@ -159,6 +159,10 @@ func reaperCommand() (*exec.Cmd, error) {
 	return cmd, nil
 }
 
+// prepareReaper starts the reaper on another goroutine. A Start or
+// Shutdown meanwhile waits for it in reaper.once.
+func prepareReaper() { go reaper.once.Do(startReaper) }
+
 func shutdownReaper() {
 	reaper.once.Do(func() {}) // none starts from now on
 	reaper.mu.Lock()
