@@ -15,18 +15,22 @@ import (
 // its executable it has not used since (see trimTextPages).
 const trimInterval = time.Minute
 
-// trimTextPages releases, once the process has settled and then every
+// trimTextPages releases, a second after start (past start-up: specs,
+// tool registration, a first tools/list), 5 seconds after and then every
 // trimInterval until ctx ends, this process's mappings of the read-only
 // parts of its own executable (code and constant data). The kernel maps
 // them in 64 KB runs around each page touched, so a long-lived langhost
 // (MCP host, daemon, plugin) held 45-50 MiB of a 115 MB binary it mostly
 // ran once, at start-up. The pages stay in the page cache: what the
 // process uses again comes back with a minor fault. Not at start: the
-// start-up still to come (specs, tool registration, a first tools/list)
-// faulted back ~450 pages, 30 ms of CPU on this VM.
+// start-up still to come faulted back ~450 pages, 30 ms of CPU on this VM.
 func trimTextPages(ctx context.Context) {
-	wait := 5 * time.Second // past start-up: specs, tool registration
+	waits := []time.Duration{time.Second, 4 * time.Second}
 	for {
+		wait := trimInterval
+		if len(waits) > 0 {
+			wait, waits = waits[0], waits[1:]
+		}
 		t := time.NewTimer(wait)
 		select {
 		case <-ctx.Done():
@@ -35,7 +39,6 @@ func trimTextPages(ctx context.Context) {
 		case <-t.C:
 		}
 		releaseTextPages()
-		wait = trimInterval
 	}
 }
 
