@@ -27,14 +27,22 @@ var errLineTooLong = fmt.Errorf("message longer than %d bytes", MaxLineBytes)
 type lineReader struct {
 	r   *bufio.Reader
 	max int
+	// long assembles a line longer than r's buffer; it is dropped once
+	// larger than keepLong, so one large message does not stay live.
+	long []byte
 }
 
+// lineBuffer is the size of the reader's buffer: a line that fits is
+// returned in place. It is not the longest allowed line: a buffer that
+// large (16 MiB) is live heap for the whole session and doubles the
+// garbage the host lets pile up before each collection.
+const (
+	lineBuffer = 64 << 10
+	keepLong   = 1 << 20
+)
+
 func newLineReader(r io.Reader, max int) *lineReader {
-	// A buffer that holds the longest allowed line with its "\r\n" lets
-	// ReadSlice return every line in place: no copies, no garbage from
-	// growing, and ErrBufferFull means too long. Pages that only long
-	// lines reach are never touched by short ones.
-	return &lineReader{r: bufio.NewReaderSize(r, max+2), max: max}
+	return &lineReader{r: bufio.NewReaderSize(r, min(lineBuffer, max+2)), max: max}
 }
 
 // next returns the next line that is not blank, without its line ending;
@@ -43,14 +51,14 @@ func newLineReader(r io.Reader, max int) *lineReader {
 // then stands at the following line. next returns io.EOF at the end of the
 // input; a last line without a newline is still returned.
 func (lr *lineReader) next() ([]byte, error) {
+	if cap(lr.long) > keepLong {
+		lr.long = nil
+	}
 	for {
-		line, err := lr.r.ReadSlice('\n')
+		line, err := lr.readLine()
 		switch {
-		case errors.Is(err, bufio.ErrBufferFull):
-			if err := lr.discardLine(); err != nil && !errors.Is(err, io.EOF) {
-				return nil, err
-			}
-			return nil, errLineTooLong
+		case errors.Is(err, errLineTooLong):
+			return nil, err
 		case errors.Is(err, io.EOF) && len(line) == 0:
 			return nil, io.EOF
 		case err != nil && !errors.Is(err, io.EOF):
@@ -64,6 +72,42 @@ func (lr *lineReader) next() ([]byte, error) {
 			return line, nil
 		}
 	}
+}
+
+// readLine returns the next line with its terminator: in place when it
+// fits the reader's buffer, else assembled in lr.long. A line longer than
+// max and its terminator is discarded as it streams in (errLineTooLong).
+// The pieces of a long line are kept apart until it ends: growing one
+// buffer would hold its old and new copies at once, and a line found too
+// long is never joined.
+func (lr *lineReader) readLine() ([]byte, error) {
+	line, err := lr.r.ReadSlice('\n')
+	if !errors.Is(err, bufio.ErrBufferFull) {
+		return line, err
+	}
+	pieces := [][]byte{bytes.Clone(line)}
+	n := len(line)
+	for errors.Is(err, bufio.ErrBufferFull) {
+		line, err = lr.r.ReadSlice('\n')
+		if n += len(line); n > lr.max+2 {
+			if errors.Is(err, bufio.ErrBufferFull) {
+				err = lr.discardLine()
+			}
+			if err != nil && !errors.Is(err, io.EOF) {
+				return nil, err
+			}
+			return nil, errLineTooLong
+		}
+		pieces = append(pieces, bytes.Clone(line))
+	}
+	if cap(lr.long) < n {
+		lr.long = make([]byte, 0, n)
+	}
+	lr.long = lr.long[:0]
+	for _, p := range pieces {
+		lr.long = append(lr.long, p...)
+	}
+	return lr.long, err
 }
 
 // discardLine skips the rest of the current line.

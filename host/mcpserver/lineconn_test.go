@@ -54,6 +54,10 @@ func TestLineReader(t *testing.T) {
 		{"too long at the end without newline", "ok\n" + strings.Repeat("y", 100), 8, []string{"ok", "<too long>"}},
 		{"long line within the limit", long + "\nok\n", 300 << 10, []string{long, "ok"}},
 		{"long line over the limit", long + "\nok\n", 100 << 10, []string{"<too long>", "ok"}},
+		{"long lines in a row", long + "\n" + long + "x\nok\n", 300 << 10, []string{long, long + "x", "ok"}},
+		{"long line of exactly max with crlf", long + "\r\nok", 200 << 10, []string{long, "ok"}},
+		{"long line of max plus one", long + "z\r\nok\n", 200 << 10, []string{"<too long>", "ok"}},
+		{"long line over the limit at the end", "ok\n" + long, 100 << 10, []string{"ok", "<too long>"}},
 		{"empty", "", 8, nil},
 	}
 	for _, c := range cases {
@@ -63,6 +67,15 @@ func TestLineReader(t *testing.T) {
 				t.Errorf("lines = %.60q, want %.60q", got, c.want)
 			}
 		})
+	}
+}
+
+// TestLineReaderBuffer: the reader's buffer is small whatever the limit,
+// so the longest allowed line costs memory only when one arrives.
+func TestLineReaderBuffer(t *testing.T) {
+	lr := newLineReader(strings.NewReader(""), MaxLineBytes)
+	if lr.r.Size() > lineBuffer {
+		t.Errorf("buffer of %d bytes, want at most %d", lr.r.Size(), lineBuffer)
 	}
 }
 
