@@ -10,9 +10,9 @@ import (
 	"github.com/langhost/langhost/host/config"
 )
 
-// TestTuneGC checks which commands get the short-lived GC percent: the
-// ones that run until stopped keep the runtime's default, and a GOGC the
-// user set is never overridden.
+// TestTuneGC checks which commands get the short-lived GC percent and
+// which the long-lived one (those that run until stopped), and that a GOGC
+// the user set is never overridden.
 func TestTuneGC(t *testing.T) {
 	tests := []struct {
 		args []string
@@ -22,12 +22,13 @@ func TestTuneGC(t *testing.T) {
 		{args: []string{"run", "go.vet"}, want: shortGCPercent},
 		{args: []string{"validate-input", "go.vet"}, want: shortGCPercent},
 		{args: []string{"tools", "list"}, want: shortGCPercent},
-		{args: []string{"serve"}, want: 100},
-		{args: []string{"mcp"}, want: 100},
-		{args: []string{"plugin", "serve", "semantic"}, want: 100},
-		{args: []string{"agent", "run", "task"}, want: 100},
-		{args: []string{"bench", "run", "x"}, want: 100},
+		{args: []string{"serve"}, want: longGCPercent},
+		{args: []string{"mcp"}, want: longGCPercent},
+		{args: []string{"plugin", "serve", "semantic"}, want: longGCPercent},
+		{args: []string{"agent", "run", "task"}, want: longGCPercent},
+		{args: []string{"bench", "run", "x"}, want: longGCPercent},
 		{args: []string{"run", "go.vet"}, gogc: "50", want: 100},
+		{args: []string{"mcp"}, gogc: "200", want: 100},
 	}
 	root := newRootCmd(&factory{io: &ioStreams{In: strings.NewReader(""), Out: io.Discard, ErrOut: io.Discard}, paths: config.Paths{}})
 	for _, tt := range tests {

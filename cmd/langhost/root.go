@@ -253,14 +253,22 @@ func run(ctx context.Context, io *ioStreams, args []string) int {
 // which costs it several milliseconds of CPU on a small machine.
 const shortGCPercent = 400
 
-// tuneGC sets shortGCPercent unless cmd runs until stopped (a server, a
-// plugin, an agent or bench run, whose heap the default pacing keeps
-// small) or the user chose a GOGC.
+// longGCPercent is the GC percent of a command that runs until stopped (a
+// server, a plugin, an agent or bench run), which sits beside a language
+// server for hours: its heap goal is 1.5 times the live heap rather than
+// twice. Over 500 MCP calls the MCP host's anonymous memory grew from 17 to
+// 30 MiB at the default and from 17 to 19.5 MiB at 50, for about 1% of a
+// core spent collecting.
+const longGCPercent = 50
+
+// tuneGC sets shortGCPercent, or longGCPercent when cmd runs until
+// stopped, unless the user chose a GOGC.
 func tuneGC(cmd *cobra.Command) {
 	if _, set := os.LookupEnv("GOGC"); set {
 		return
 	}
 	if longLived(cmd) {
+		debug.SetGCPercent(longGCPercent)
 		return
 	}
 	debug.SetGCPercent(shortGCPercent)
