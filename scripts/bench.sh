@@ -2,6 +2,8 @@
 # Measures the performance targets of the issues and prints one line each.
 # Usage: scripts/bench.sh [runs]   (runs of each whole-process measurement, default 101)
 #   LH_BENCH_ONLY=issue20   only the rows of issue 20 (langhost's own cost)
+#   LH_BENCH_MEM_CALLS=N    calls before each memory reading of row 3 (default: runs;
+#                            the issue's figure is 250, read after 250 and after 500)
 #   LH_BENCH_BEFORE=<commit> also measures the rows of issue 20 for a binary
 #                            built at <commit>, for a before/after table
 set -euo pipefail
@@ -265,7 +267,7 @@ PY
 tree_memory() {
 	rm -rf "$tmp/ws-mem"
 	cp -r plugins/semantic/testdata/gomod "$tmp/ws-mem"
-	"${semantic_env[@]}" python3 - "$1" "$tmp/ws-mem" "$runs" <<'PY'
+	"${semantic_env[@]}" python3 - "$1" "$tmp/ws-mem" "${LH_BENCH_MEM_CALLS:-$runs}" <<'PY'
 import json, os, subprocess, sys, time
 exe, ws, runs = sys.argv[1], sys.argv[2], int(sys.argv[3])
 p = subprocess.Popen([exe, "--workspace", ws, "mcp"], cwd=ws, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
