@@ -241,6 +241,11 @@ func (d *csharpLSDialect) loadReport() ([]string, int, []string) {
 
 func (*csharpLSDialect) prepare(*session) {}
 
+// pullsFromDisk: csharp-ls diagnoses any file of its solution from
+// Roslyn's workspace, which follows didChangeWatchedFiles; opening the
+// file first only costs two notifications and a reparse per call.
+func (*csharpLSDialect) pullsFromDisk() bool { return true }
+
 // organizeImportsInstead: csharp-ls 0.28.0 has Roslyn's using actions, but
 // none of kind source.organizeImports.
 func (*csharpLSDialect) organizeImportsInstead() string {

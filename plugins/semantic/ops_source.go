@@ -77,7 +77,14 @@ func diagnostics(ctx context.Context, c *call, in *diagnosticsInput) (*diagnosti
 	switch {
 	case in.File != "":
 		var doc *document
-		if doc, err = c.open(ctx, "file", in.File); err != nil {
+		if pull && pullsFromDisk(c.s) {
+			// No didOpen/didClose round: the server diagnoses the file
+			// as on disk, which refresh told it of at the call's start.
+			doc, err = c.view(ctx, "file", in.File)
+		} else {
+			doc, err = c.open(ctx, "file", in.File)
+		}
+		if err != nil {
 			return nil, err
 		}
 		all, err = c.diagnosticsOfDocs(ctx, []*document{doc}, pull, pushWait, out)
@@ -277,6 +284,20 @@ func (c *call) diagnosticsOfDocs(ctx context.Context, docs []*document, pull boo
 		out.Incomplete = joinReason(out.Incomplete, fmt.Sprintf("%s was still working after %s (work-done progress or messages); later diagnostics may be missing", c.s.serverName(), wait.Round(time.Second)))
 	}
 	return all, nil
+}
+
+// diskPuller is a dialect whose server answers a diagnostic pull for a
+// file it was not given, from the file on disk as the watched-files
+// notifications keep it.
+type diskPuller interface {
+	pullsFromDisk() bool
+}
+
+// pullsFromDisk reports whether a file's diagnostics can be pulled
+// without opening it in the server.
+func pullsFromDisk(s *session) bool {
+	d, ok := s.dialect.(diskPuller)
+	return ok && d.pullsFromDisk() && s.readsDisk()
 }
 
 func workspaceDiagnostics(s *session) bool {
