@@ -355,8 +355,18 @@ func findUsages(ctx context.Context, c *call, in *findUsagesInput) (*findUsagesO
 	sortLocations(locs)
 	name := baseName(sym.Name)
 	out := &findUsagesOutput{Type: name, Kind: sym.Kind.String(), Total: len(locs), ByUsage: map[string]int{}, Offset: in.Offset, Usages: []Usage{}}
-	for _, l := range locs {
-		out.ByUsage[c.usageKind(l, name)]++
+	// Classify each site once, reading each file once: a type's usages
+	// cluster in few files (hundreds of sites in one file is common).
+	kinds := make([]string, len(locs))
+	files := map[lsp.DocumentURI]*lsp.Mapper{}
+	for i, l := range locs {
+		m, ok := files[l.URI]
+		if !ok {
+			m, _ = c.peekURI(l.URI)
+			files[l.URI] = m
+		}
+		kinds[i] = usageKind(m, l, name, c.e.lang)
+		out.ByUsage[kinds[i]]++
 	}
 	limit := in.Limit
 	if limit == 0 {
@@ -371,7 +381,7 @@ func findUsages(ctx context.Context, c *call, in *findUsagesInput) (*findUsagesO
 	}
 	refs, _ := c.references(ctx, page, in.Detail)
 	for i, ref := range refs {
-		out.Usages = append(out.Usages, Usage{Reference: ref, Usage: c.usageKind(page[i], name)})
+		out.Usages = append(out.Usages, Usage{Reference: ref, Usage: kinds[in.Offset+i]})
 	}
 	return out, nil
 }
@@ -386,10 +396,10 @@ var (
 	})
 )
 
-// usageKind classifies a mention of the type name at l from its line.
-func (c *call) usageKind(l lsp.Location, name string) string {
-	m, err := c.peekURI(l.URI)
-	if err != nil {
+// usageKind classifies a mention of the type name at l from its line in
+// m, the content of l's file (nil: unreadable).
+func usageKind(m *lsp.Mapper, l lsp.Location, name, lang string) string {
+	if m == nil {
 		return "reference"
 	}
 	line := m.LineText(int(l.Range.Start.Line) + 1)
@@ -411,7 +421,7 @@ func (c *call) usageKind(l lsp.Location, name string) string {
 		return "type_test"
 	case typeHeader().MatchString(before) && !strings.Contains(before, "="):
 		return "inheritance"
-	case strings.HasPrefix(strings.TrimLeft(after, " "), "{") && strings.HasSuffix(trimmed, "=") || strings.HasPrefix(after, "{") && c.e.lang == "go":
+	case strings.HasPrefix(strings.TrimLeft(after, " "), "{") && strings.HasSuffix(trimmed, "=") || strings.HasPrefix(after, "{") && lang == "go":
 		return "instantiation"
 	}
 	return "reference"
