@@ -8,8 +8,9 @@ import (
 )
 
 // TestCSharpLSDiagnosticsFollowDisk checks that a file's diagnostics,
-// pulled from csharp-ls without opening the file, follow the file as
-// another program rewrites it on disk between calls.
+// pulled from csharp-ls without opening the file, and its outline, cached
+// between calls, follow the file as another program rewrites it on disk
+// between calls (within the racy window too: the rewrites keep no delay).
 func TestCSharpLSDiagnosticsFollowDisk(t *testing.T) {
 	requireCSharpLS(t)
 	root := copyTree(t, filepath.Join("testdata", "zoo"))
@@ -38,11 +39,16 @@ func TestCSharpLSDiagnosticsFollowDisk(t *testing.T) {
 		if n, out := errorsOf(); n == 0 || n == nil || !strings.Contains(out, "CS0103") {
 			t.Fatalf("round %d: the error written on disk is not reported: %s", round, out)
 		}
-		// A symbol query in between must not make the next pull stale.
-		mustInvoke(t, e, "file_symbols", map[string]any{"file": dog})
+		// The outline, cached between calls, follows the file too.
+		if out := dump(mustInvoke(t, e, "file_symbols", map[string]any{"file": dog})); !strings.Contains(out, "Stray") {
+			t.Fatalf("round %d: file_symbols misses the class written on disk: %s", round, out)
+		}
 		write(good)
 		if n, out := errorsOf(); n != 0 {
 			t.Fatalf("round %d: the fixed file still has errors: %s", round, out)
+		}
+		if out := dump(mustInvoke(t, e, "file_symbols", map[string]any{"file": dog})); strings.Contains(out, "Stray") {
+			t.Fatalf("round %d: file_symbols still shows the class removed on disk: %s", round, out)
 		}
 	}
 	if n := e.sess.openCount(); n != 0 {

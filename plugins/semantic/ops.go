@@ -202,7 +202,7 @@ func fileSymbols(ctx context.Context, c *call, in *fileSymbolsInput) (*fileSymbo
 	if err != nil {
 		return nil, err
 	}
-	syms, err := c.documentSymbols(ctx, doc)
+	syms, err := c.serverSymbols(ctx, doc)
 	if err != nil {
 		return nil, err
 	}
@@ -352,7 +352,7 @@ func (c *call) envelopeRef(ctx context.Context, r *resolved, defs []lsp.Location
 		}
 		sel = sym.SelectionRange
 	}
-	syms, err := c.documentSymbols(ctx, doc)
+	syms, err := c.serverSymbols(ctx, doc)
 	if err != nil {
 		return nil
 	}

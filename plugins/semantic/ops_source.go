@@ -372,7 +372,7 @@ func (c *call) serverDeclarationOf(ctx context.Context, l lsp.Location) (*docume
 	if err != nil {
 		return nil, nil
 	}
-	syms, err := c.documentSymbols(ctx, doc)
+	syms, err := c.serverSymbols(ctx, doc)
 	if err != nil {
 		return nil, nil
 	}

@@ -68,6 +68,26 @@ func (c *call) outline(ctx context.Context, f fileContent) ([]lsp.DocumentSymbol
 	return syms, nil
 }
 
+// serverSymbols is documentSymbols through the file cache, for read-only
+// use: for every language but Go the outline is the server's symbols, so
+// a file unchanged since its last outline costs no request. Callers must
+// not modify the symbols, which the cache shares.
+func (c *call) serverSymbols(ctx context.Context, doc *document) ([]lsp.DocumentSymbol, error) {
+	if c.s.languageID(doc.path) == "go" || doc.info == nil {
+		return c.documentSymbols(ctx, doc)
+	}
+	f := fileContent{path: doc.path, info: doc.info, mapper: doc.mapper}
+	if syms, ok := c.s.files.outline(f); ok {
+		return syms, nil
+	}
+	syms, err := c.documentSymbols(ctx, doc)
+	if err != nil {
+		return nil, err
+	}
+	c.s.files.putOutline(f, syms)
+	return syms, nil
+}
+
 // symbolsCost estimates the memory of symbols: the struct and its strings.
 func symbolsCost(syms []lsp.DocumentSymbol) int {
 	n := 0

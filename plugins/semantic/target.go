@@ -88,7 +88,7 @@ func (c *call) resolveTarget(ctx context.Context, t Target) (*resolved, error) {
 func (c *call) symbol(ctx context.Context, r *resolved) *lsp.DocumentSymbol {
 	if r.sym == nil && r.declared {
 		r.declared = false
-		if syms, err := c.documentSymbols(ctx, r.doc); err == nil {
+		if syms, err := c.serverSymbols(ctx, r.doc); err == nil {
 			r.sym = declarationNamedAt(syms, r.pos)
 		}
 	}
