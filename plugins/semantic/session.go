@@ -213,7 +213,7 @@ func (s *session) handshake(ctx context.Context) error {
 		"rootUri":               lsp.URIFromPath(root),
 		"rootPath":              root,
 		"workspaceFolders":      []lsp.WorkspaceFolder{{URI: lsp.URIFromPath(root), Name: filepath.Base(root)}},
-		"capabilities":          clientCapabilities,
+		"capabilities":          ClientCapabilities(),
 		"initializationOptions": s.e.cfg.InitializationOptions,
 		"trace":                 "off",
 	}
@@ -237,42 +237,46 @@ func (s *session) handshake(ctx context.Context) error {
 	return s.dialect.afterInitialized(ctx, s)
 }
 
-// clientCapabilities declares what the operations use.
-var clientCapabilities = map[string]any{
-	"general": map[string]any{"positionEncodings": []string{"utf-16"}},
-	"window":  map[string]any{"workDoneProgress": true, "showMessage": map[string]any{}},
-	"workspace": map[string]any{
-		"configuration":          true,
-		"workspaceFolders":       true,
-		"applyEdit":              true,
-		"workspaceEdit":          map[string]any{"documentChanges": true, "resourceOperations": []string{}},
-		"symbol":                 map[string]any{"dynamicRegistration": false, "resolveSupport": map[string]any{"properties": []string{"location.range"}}},
-		"didChangeWatchedFiles":  map[string]any{"dynamicRegistration": true, "relativePatternSupport": true},
-		"didChangeConfiguration": map[string]any{"dynamicRegistration": true},
-		"executeCommand":         map[string]any{},
-		"diagnostics":            map[string]any{"refreshSupport": false},
-	},
-	"textDocument": map[string]any{
-		"synchronization": map[string]any{"didSave": true, "dynamicRegistration": false},
-		"documentSymbol":  map[string]any{"hierarchicalDocumentSymbolSupport": true},
-		"hover":           map[string]any{"contentFormat": []string{"markdown", "plaintext"}},
-		"definition":      map[string]any{"linkSupport": true},
-		"implementation":  map[string]any{"linkSupport": true},
-		"references":      map[string]any{},
-		"typeHierarchy":   map[string]any{},
-		"callHierarchy":   map[string]any{},
-		"rename":          map[string]any{"prepareSupport": true},
-		"formatting":      map[string]any{},
-		"codeAction": map[string]any{
-			"codeActionLiteralSupport": map[string]any{"codeActionKind": map[string]any{"valueSet": []string{
-				"", "quickfix", "refactor", "refactor.extract", "refactor.inline", "refactor.rewrite",
-				"source", "source.organizeImports", "source.fixAll"}}},
-			"resolveSupport": map[string]any{"properties": []string{"edit"}},
-			"dataSupport":    true,
+// ClientCapabilities returns, freshly built, the client capabilities the
+// plugin declares in initialize: what the operations use. Benchmarks send
+// them to a bare server so that it answers as it answers the plugin.
+func ClientCapabilities() map[string]any {
+	return map[string]any{
+		"general": map[string]any{"positionEncodings": []string{"utf-16"}},
+		"window":  map[string]any{"workDoneProgress": true, "showMessage": map[string]any{}},
+		"workspace": map[string]any{
+			"configuration":          true,
+			"workspaceFolders":       true,
+			"applyEdit":              true,
+			"workspaceEdit":          map[string]any{"documentChanges": true, "resourceOperations": []string{}},
+			"symbol":                 map[string]any{"dynamicRegistration": false, "resolveSupport": map[string]any{"properties": []string{"location.range"}}},
+			"didChangeWatchedFiles":  map[string]any{"dynamicRegistration": true, "relativePatternSupport": true},
+			"didChangeConfiguration": map[string]any{"dynamicRegistration": true},
+			"executeCommand":         map[string]any{},
+			"diagnostics":            map[string]any{"refreshSupport": false},
 		},
-		"diagnostic":         map[string]any{"relatedDocumentSupport": false},
-		"publishDiagnostics": map[string]any{"versionSupport": true, "relatedInformation": false},
-	},
+		"textDocument": map[string]any{
+			"synchronization": map[string]any{"didSave": true, "dynamicRegistration": false},
+			"documentSymbol":  map[string]any{"hierarchicalDocumentSymbolSupport": true},
+			"hover":           map[string]any{"contentFormat": []string{"markdown", "plaintext"}},
+			"definition":      map[string]any{"linkSupport": true},
+			"implementation":  map[string]any{"linkSupport": true},
+			"references":      map[string]any{},
+			"typeHierarchy":   map[string]any{},
+			"callHierarchy":   map[string]any{},
+			"rename":          map[string]any{"prepareSupport": true},
+			"formatting":      map[string]any{},
+			"codeAction": map[string]any{
+				"codeActionLiteralSupport": map[string]any{"codeActionKind": map[string]any{"valueSet": []string{
+					"", "quickfix", "refactor", "refactor.extract", "refactor.inline", "refactor.rewrite",
+					"source", "source.organizeImports", "source.fixAll"}}},
+				"resolveSupport": map[string]any{"properties": []string{"edit"}},
+				"dataSupport":    true,
+			},
+			"diagnostic":         map[string]any{"relatedDocumentSupport": false},
+			"publishDiagnostics": map[string]any{"versionSupport": true, "relatedInformation": false},
+		},
+	}
 }
 
 func (s *session) serverName() string { return s.name }

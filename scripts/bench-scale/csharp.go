@@ -26,6 +26,7 @@ import (
 
 	"github.com/langhost/langhost/host/toolname"
 	"github.com/langhost/langhost/plugins/lsp"
+	"github.com/langhost/langhost/plugins/semantic"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -516,46 +517,6 @@ func locationsOf(list string) func(r *csResult) (answer, error) {
 }
 
 // ---- the raw server
-
-// csClientCapabilities are the capabilities langhost's plugin declares
-// (plugins/semantic/session.go), so that csharp-ls answers the raw
-// requests as it answers langhost's.
-var csClientCapabilities = map[string]any{
-	"general": map[string]any{"positionEncodings": []string{"utf-16"}},
-	"window":  map[string]any{"workDoneProgress": true, "showMessage": map[string]any{}},
-	"workspace": map[string]any{
-		"configuration":          true,
-		"workspaceFolders":       true,
-		"applyEdit":              true,
-		"workspaceEdit":          map[string]any{"documentChanges": true, "resourceOperations": []string{}},
-		"symbol":                 map[string]any{"dynamicRegistration": false, "resolveSupport": map[string]any{"properties": []string{"location.range"}}},
-		"didChangeWatchedFiles":  map[string]any{"dynamicRegistration": true, "relativePatternSupport": true},
-		"didChangeConfiguration": map[string]any{"dynamicRegistration": true},
-		"executeCommand":         map[string]any{},
-		"diagnostics":            map[string]any{"refreshSupport": false},
-	},
-	"textDocument": map[string]any{
-		"synchronization": map[string]any{"didSave": true, "dynamicRegistration": false},
-		"documentSymbol":  map[string]any{"hierarchicalDocumentSymbolSupport": true},
-		"hover":           map[string]any{"contentFormat": []string{"markdown", "plaintext"}},
-		"definition":      map[string]any{"linkSupport": true},
-		"implementation":  map[string]any{"linkSupport": true},
-		"references":      map[string]any{},
-		"typeHierarchy":   map[string]any{},
-		"callHierarchy":   map[string]any{},
-		"rename":          map[string]any{"prepareSupport": true},
-		"formatting":      map[string]any{},
-		"codeAction": map[string]any{
-			"codeActionLiteralSupport": map[string]any{"codeActionKind": map[string]any{"valueSet": []string{
-				"", "quickfix", "refactor", "refactor.extract", "refactor.inline", "refactor.rewrite",
-				"source", "source.organizeImports", "source.fixAll"}}},
-			"resolveSupport": map[string]any{"properties": []string{"edit"}},
-			"dataSupport":    true,
-		},
-		"diagnostic":         map[string]any{"relatedDocumentSupport": false},
-		"publishDiagnostics": map[string]any{"versionSupport": true, "relatedInformation": false},
-	},
-}
 
 // csRaw is the bare csharp-ls.
 type csRaw struct {
@@ -1175,7 +1136,7 @@ func benchCSharp(ctx context.Context, cfg benchConfig, onlyOps, detail string) {
 			}
 		}
 	}
-	cfg.capabilities = csClientCapabilities
+	cfg.capabilities = semantic.ClientCapabilities() // so that csharp-ls answers raw requests as it answers langhost's
 	cfg.op, cfg.untilAnswer = "references", true
 
 	self, err := os.Executable()
