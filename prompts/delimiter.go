@@ -39,23 +39,20 @@ func escapeDelimiter(s string) string {
 }
 
 // closesTag reports whether s, right after a "<", goes on as the
-// delimiter's name: ignorables, an optional slash, ignorables, then the
-// name's letters with ignorables between them. The hyphen may be missing
-// or another dash: "workspacefile" and "workspace_file" read the same.
+// delimiter's name: filler, an optional slash, filler, then the name's
+// letters with filler between them. Dashes count as filler, so
+// "workspacefile", "workspace_file" and "<-work-space-file" read the same.
 func closesTag(s string) bool {
-	s = skipIgnorable(s)
+	s = skipFiller(s)
 	if r, n := utf8.DecodeRuneInString(s); isSlash(r) {
-		s = skipIgnorable(s[n:])
+		s = skipFiller(s[n:])
 	}
 	for _, want := range delimiterName {
-		s = skipIgnorable(s)
-		r, n := utf8.DecodeRuneInString(s)
 		if want == '-' {
-			if n > 0 && fold(r) == '-' {
-				s = s[n:]
-			}
 			continue
 		}
+		s = skipFiller(s)
+		r, n := utf8.DecodeRuneInString(s)
 		if n == 0 || !sameLetter(fold(r), want) {
 			return false
 		}
@@ -78,10 +75,12 @@ func sameLetter(r, want rune) bool {
 	}
 }
 
-func skipIgnorable(s string) string {
+// skipFiller skips what a reader passes over inside a tag: ignorable
+// characters and dashes.
+func skipFiller(s string) string {
 	for s != "" {
 		r, n := utf8.DecodeRuneInString(s)
-		if !ignorable(r) {
+		if !ignorable(r) && fold(r) != '-' {
 			break
 		}
 		s = s[n:]

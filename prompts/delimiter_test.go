@@ -38,6 +38,8 @@ func TestEscapeDelimiter(t *testing.T) {
 		"<workspace-file path=\"x\">",
 		"<\u200Bworkspace-file>",
 		"<\u115F/workspace-file>",
+		"<-workspACefile", // found by FuzzEscapeDelimiter
+		"<_/-work-space--file>",
 	}
 	for _, in := range escaped {
 		got := escapeDelimiter("a " + in + " b")
