@@ -39,7 +39,7 @@ func newDialect(cfg Config) dialect {
 	case DialectRoslyn:
 		return &roslynDialect{loaded: make(chan struct{})}
 	case DialectCSharpLS:
-		return &csharpLSDialect{quiet: cfg.readyQuiet()}
+		return &csharpLSDialect{quiet: cfg.readyQuiet(), loadBegun: make(chan struct{}), loadEnded: make(chan struct{})}
 	}
 	d := &standardDialect{quiet: cfg.readyQuiet(), openFile: cfg.OpenFileOnStart}
 	if cfg.ReadyMessage != "" {
@@ -184,20 +184,25 @@ func (d *roslynDialect) retryable(err *lsp.ResponseError) bool {
 // the other Roslyn-based server. It is a standard LSP server that finds
 // and loads the solution (else the projects) under its root by itself:
 // the client opens nothing, and there is no projectInitializationComplete.
-// 0.28.0 asks for the "csharp" configuration section after initialized,
-// then loads under work-done progress ("Loading workspace folder", one
-// report per project: "Zoo.Core (1/2)"), and answers requests that need
-// the solution once it has loaded. Diagnostics are pulled when the client
+// 0.28.0 asks for the "csharp" configuration section after initialized;
+// the first request makes it load under work-done progress ("Loading
+// workspace folder", one report per project: "Zoo.Core (1/2)"), and it
+// answers requests once it has loaded. Diagnostics are pulled when the client
 // can, else pushed; the engine takes either. Its document symbols are
 // Roslyn's full spans wrapped in a File symbol, and its workspace symbols
 // are named by signature (declarationsOnly, trimTrivia, memberName).
 type csharpLSDialect struct {
 	quiet time.Duration
 
-	mu       sync.Mutex
-	loaded   []string // projects, from progress reports "Zoo.Core (1/2)"
-	total    int
-	messages []string // log messages about loading
+	// loadBegun and loadEnded are closed when the loading progress
+	// ("Loading workspace folder ...") begins and ends.
+	loadBegun, loadEnded chan struct{}
+
+	mu        sync.Mutex
+	loadToken string   // the loading progress's token, once begun
+	loaded    []string // projects, from progress reports "Zoo.Core (1/2)"
+	total     int
+	messages  []string // log messages about loading
 }
 
 // csharpLSProject is csharp-ls's progress report of one loaded project.
@@ -207,6 +212,7 @@ var csharpLSProject = sync.OnceValue(func() *regexp.Regexp { return regexp.MustC
 const maxLoadMessages = 20
 
 func (d *csharpLSDialect) onProgress(ev lsp.ProgressEvent) {
+	d.trackLoad(ev)
 	m := csharpLSProject().FindStringSubmatch(ev.Message)
 	if ev.Kind != "report" || m == nil {
 		return
@@ -218,6 +224,24 @@ func (d *csharpLSDialect) onProgress(ev lsp.ProgressEvent) {
 	}
 	if n, err := strconv.Atoi(m[3]); err == nil {
 		d.total = n
+	}
+}
+
+// trackLoad follows the first progress whose title starts with "Loading":
+// csharp-ls loads the solution under it, by itself, after initialized.
+func (d *csharpLSDialect) trackLoad(ev lsp.ProgressEvent) {
+	d.mu.Lock()
+	defer d.mu.Unlock()
+	switch {
+	case ev.Kind == "begin" && d.loadToken == "" && strings.HasPrefix(ev.Title, "Loading"):
+		d.loadToken = ev.Token
+		close(d.loadBegun)
+	case ev.Kind == "end" && d.loadToken != "" && ev.Token == d.loadToken:
+		select {
+		case <-d.loadEnded:
+		default:
+			close(d.loadEnded)
+		}
 	}
 }
 
@@ -259,22 +283,35 @@ func (*csharpLSDialect) afterInitialized(_ context.Context, s *session) error {
 	return err
 }
 
-// waitReady asks for workspace symbols, which makes csharp-ls load the
-// solution and is answered when it has, so that start-up (bounded by
-// readyTimeout) pays for loading rather than the first call; then it waits
-// for loading progress to end, as for any standard server.
+// waitReady makes csharp-ls load the solution, which it does on the first
+// request, and waits until it has, so that start-up (bounded by
+// readyTimeout) pays for loading rather than the first call. The request
+// is for the symbols of a file that does not exist: answered as soon as
+// the solution is loaded, where a workspace symbol query would search
+// every project first, seconds more on a large solution. Then it waits for
+// the loading progress to end and activity to settle.
 func (d *csharpLSDialect) waitReady(ctx context.Context, s *session) error {
 	s.e.report("loading the solution", 0)
-	// A query that matches next to nothing: the empty one lists every
-	// symbol of the solution, seconds on a large one.
+	probe := lsp.URIFromPath(filepath.Join(s.e.lspRoot, "langhost-ready-probe.cs"))
 	var symbols json.RawMessage
-	if err := s.srv.Call(ctx, "workspace/symbol", map[string]any{"query": "LanghostReadyProbe"}, &symbols); err != nil {
+	if err := s.srv.Call(ctx, "textDocument/documentSymbol", map[string]any{"textDocument": lsp.TextDocumentIdentifier{URI: probe}}, &symbols); err != nil {
 		// An error answer still means that the server is up and has
 		// loaded what it could; anything else ends the start-up.
 		var re *lsp.ResponseError
 		if !errors.As(err, &re) {
 			return err
 		}
+	}
+	select {
+	case <-d.loadBegun:
+		select {
+		case <-d.loadEnded:
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-s.srv.Done():
+			return s.srv.Err()
+		}
+	default:
 	}
 	return s.srv.WaitIdle(ctx, d.quiet)
 }

@@ -130,16 +130,19 @@ func TestCSharpLSDialectWhenRoslynIsMissing(t *testing.T) {
 			t.Errorf("the client sent Roslyn's notifications to csharp-ls (%q in its log):\n%s", bad, log)
 		}
 	}
-	for _, want := range []string{"request workspace/symbol held until the solution has loaded", "solution loaded"} {
-		if !strings.Contains(log, want) {
-			t.Errorf("fake log lacks %q:\n%s", want, log)
-		}
-	}
-	// Start-up waited for the load: no operation reached the server
-	// before it.
+	// Start-up made the server load with one request, the symbols of a
+	// file that does not exist, and waited for the load: no operation
+	// reached the server before it.
+	const probe = "request textDocument/documentSymbol held until the solution has loaded"
 	loaded := strings.Index(log, "solution loaded")
-	for _, l := range strings.Split(log[:max(loaded, 0)], "\n") {
-		if strings.Contains(l, "request textDocument/") {
+	if loaded < 0 {
+		t.Fatalf("fake log lacks %q:\n%s", "solution loaded", log)
+	}
+	if n := strings.Count(log[:loaded], probe); n != 1 {
+		t.Errorf("start-up sent %d held documentSymbol requests before the load, want 1:\n%s", n, log)
+	}
+	for _, l := range strings.Split(log[:loaded], "\n") {
+		if strings.Contains(l, "request ") && !strings.Contains(l, probe) && !strings.Contains(l, "request initialize") {
 			t.Errorf("a request reached csharp-ls before its solution loaded: %s", l)
 		}
 	}

@@ -282,7 +282,7 @@ func symbolInfo(ctx context.Context, c *call, in *symbolInfoInput) (*symbolInfoO
 	if err != nil {
 		return nil, err
 	}
-	out := &symbolInfoOutput{Name: r.name}
+	out := &symbolInfoOutput{}
 	defs, err := c.definitions(ctx, r)
 	if err != nil {
 		return nil, err
@@ -303,7 +303,7 @@ func symbolInfo(ctx context.Context, c *call, in *symbolInfoInput) (*symbolInfoO
 		}
 	}
 	if out.Name == "" {
-		out.Name = identifierAt(r.doc.mapper, r.pos)
+		out.Name = c.targetName(ctx, r)
 	}
 	if in.Detail != detailCompact && c.s.supports("hoverProvider", "textDocument/hover") {
 		var h lsp.Hover
@@ -541,8 +541,11 @@ func findReferences(ctx context.Context, c *call, in *findReferencesInput) (*fin
 	}
 	params := c.docPos(r.doc, r.pos)
 	params["context"] = map[string]bool{"includeDeclaration": in.IncludeDeclaration}
+	name := c.targetNameWhile(ctx, r)
 	var locs []lsp.Location
-	if err := c.s.call(ctx, "textDocument/references", params, &locs); err != nil {
+	err = c.s.call(ctx, "textDocument/references", params, &locs)
+	symbol := name()
+	if err != nil {
 		return nil, err
 	}
 	sortLocations(locs)
@@ -550,11 +553,7 @@ func findReferences(ctx context.Context, c *call, in *findReferencesInput) (*fin
 	if limit == 0 {
 		limit = 100
 	}
-	name := r.name
-	if name == "" {
-		name = identifierAt(r.doc.mapper, r.pos)
-	}
-	out := &findReferencesOutput{Symbol: name, Total: len(locs), Offset: in.Offset, References: []Reference{}}
+	out := &findReferencesOutput{Symbol: symbol, Total: len(locs), Offset: in.Offset, References: []Reference{}}
 	if in.Offset >= len(locs) {
 		return out, nil
 	}
@@ -676,8 +675,11 @@ func findImplementations(ctx context.Context, c *call, in *targetInput) (*findIm
 	if err != nil {
 		return nil, err
 	}
+	name := c.targetNameWhile(ctx, r)
 	var raw json.RawMessage
-	if err := c.s.call(ctx, "textDocument/implementation", c.docPos(r.doc, r.pos), &raw); err != nil {
+	err = c.s.call(ctx, "textDocument/implementation", c.docPos(r.doc, r.pos), &raw)
+	symbol := name()
+	if err != nil {
 		return nil, err
 	}
 	locs, err := lsp.DecodeLocations(raw)
@@ -685,11 +687,7 @@ func findImplementations(ctx context.Context, c *call, in *targetInput) (*findIm
 		return nil, failure.Wrap(failure.Internal, err, "decoding implementation result from %s", c.s.name)
 	}
 	sortLocations(locs)
-	name := r.name
-	if name == "" {
-		name = identifierAt(r.doc.mapper, r.pos)
-	}
-	out := &findImplementationsOutput{Symbol: name, Total: len(locs), Implementations: []Implementation{}}
+	out := &findImplementationsOutput{Symbol: symbol, Total: len(locs), Implementations: []Implementation{}}
 	for _, l := range locs {
 		impl := Implementation{Loc: c.loc(l.URI, l.Range, in.Detail)}
 		if sym, _ := c.declarationOf(ctx, l); sym != nil {

@@ -519,10 +519,7 @@ func rename(ctx context.Context, c *call, in *renameInput) (*renameOutput, error
 	if err != nil {
 		return nil, err
 	}
-	name := r.name
-	if name == "" {
-		name = identifierAt(r.doc.mapper, r.pos)
-	}
+	name := c.targetName(ctx, r)
 	out := &renameOutput{Symbol: name, NewName: in.NewName}
 	out.Files, out.Diff = previews(changes)
 	if err := c.write(ctx, "rename", fmt.Sprintf("rename %s to %s", name, in.NewName), changes, in.Apply, in.Expect, in.txnInput, &out.editOutput); err != nil {

@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 
 	"github.com/langhost/langhost/internal/textdist"
 	"github.com/langhost/langhost/plugins/lsp"
@@ -38,6 +39,9 @@ type resolved struct {
 	// outline and the server's symbol has not been asked for yet (see
 	// symbol): most operations need only the name.
 	declared bool
+	// unnamed is set when the file's outline was not at hand (it would
+	// have cost a request); see targetName.
+	unnamed bool
 }
 
 // Candidate is one symbol in an ambiguity or "did you mean" list.
@@ -74,22 +78,67 @@ func (c *call) resolveTarget(ctx context.Context, t Target) (*resolved, error) {
 		return nil, err
 	}
 	r := &resolved{doc: doc, pos: pos}
-	if syms, err := c.outline(ctx, fileContent{path: doc.path, info: doc.info, mapper: doc.mapper}); err == nil {
-		if inner := declarationNamedAt(syms, pos); inner != nil {
-			r.name, r.declared = inner.Name, true
+	// The declaration there is named from the file's outline when it costs
+	// no request (a cached or parsed one); otherwise only when an
+	// operation asks (targetName, symbol): many need a position only.
+	f := fileContent{path: doc.path, info: doc.info, mapper: doc.mapper}
+	if syms, ok := c.s.files.outline(f); ok || c.s.languageID(doc.path) == "go" {
+		if !ok {
+			syms, _ = c.outline(ctx, f)
 		}
+		r.nameFrom(syms)
+	} else {
+		r.unnamed = true
 	}
 	return r, nil
 }
 
+// nameFrom names r from the outline of its file.
+func (r *resolved) nameFrom(syms []lsp.DocumentSymbol) {
+	r.unnamed = false
+	if inner := declarationNamedAt(syms, r.pos); inner != nil {
+		r.name, r.declared = inner.Name, true
+	}
+}
+
+// targetName returns the name of the declaration at r, asking for its
+// file's outline if need be, else the identifier there.
+func (c *call) targetName(ctx context.Context, r *resolved) string {
+	if r.unnamed {
+		syms, _ := c.outline(ctx, fileContent{path: r.doc.path, info: r.doc.info, mapper: r.doc.mapper})
+		r.nameFrom(syms)
+	}
+	if r.name != "" {
+		return r.name
+	}
+	return identifierAt(r.doc.mapper, r.pos)
+}
+
+// targetNameWhile looks up targetName while the caller sends its own
+// request, when the server reads files from disk (nothing is opened for
+// it); the returned function waits for it. The caller must not use r
+// until it has.
+func (c *call) targetNameWhile(ctx context.Context, r *resolved) func() string {
+	if !r.unnamed || !c.s.readsDisk() {
+		name := c.targetName(ctx, r)
+		return func() string { return name }
+	}
+	done := make(chan string, 1)
+	go func() { done <- c.targetName(ctx, r) }()
+	return sync.OnceValue(func() string { return <-done })
+}
+
 // symbol returns the server's symbol of the declaration r names, if any,
 // asking the server for the file's symbols when r was resolved from its
-// outline.
+// outline (or not named yet).
 func (c *call) symbol(ctx context.Context, r *resolved) *lsp.DocumentSymbol {
-	if r.sym == nil && r.declared {
-		r.declared = false
+	if r.sym == nil && (r.declared || r.unnamed) {
+		r.declared, r.unnamed = false, false
 		if syms, err := c.serverSymbols(ctx, r.doc); err == nil {
 			r.sym = declarationNamedAt(syms, r.pos)
+			if r.sym != nil && r.name == "" {
+				r.name = r.sym.Name
+			}
 		}
 	}
 	return r.sym
