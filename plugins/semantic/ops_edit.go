@@ -346,7 +346,7 @@ func organizeImports(ctx context.Context, c *call, in *fileInput) (*newTextOutpu
 	if err := c.s.require("codeActionProvider", "textDocument/codeAction"); err != nil {
 		return nil, err
 	}
-	doc, err := c.open(ctx, "file", in.File)
+	doc, err := c.openOrView(ctx, "file", in.File)
 	if err != nil {
 		return nil, err
 	}
@@ -407,7 +407,7 @@ func format(ctx context.Context, c *call, in *formatInput) (*newTextOutput, erro
 	if err := c.s.require("documentFormattingProvider", "textDocument/formatting"); err != nil {
 		return nil, err
 	}
-	doc, err := c.open(ctx, "file", in.File)
+	doc, err := c.openOrView(ctx, "file", in.File)
 	if err != nil {
 		return nil, err
 	}
@@ -592,7 +592,7 @@ func codeActions(ctx context.Context, c *call, in *codeActionsInput) (*codeActio
 	if err := c.s.require("codeActionProvider", "textDocument/codeAction"); err != nil {
 		return nil, err
 	}
-	doc, err := c.open(ctx, "file", in.File)
+	doc, err := c.openOrView(ctx, "file", in.File)
 	if err != nil {
 		return nil, err
 	}

@@ -77,10 +77,8 @@ func diagnostics(ctx context.Context, c *call, in *diagnosticsInput) (*diagnosti
 	switch {
 	case in.File != "":
 		var doc *document
-		if pull && pullsFromDisk(c.s) {
-			// No didOpen/didClose round: the server diagnoses the file
-			// as on disk, which refresh told it of at the call's start.
-			doc, err = c.view(ctx, "file", in.File)
+		if pull {
+			doc, err = c.openOrView(ctx, "file", in.File)
 		} else {
 			doc, err = c.open(ctx, "file", in.File)
 		}
@@ -286,18 +284,18 @@ func (c *call) diagnosticsOfDocs(ctx context.Context, docs []*document, pull boo
 	return all, nil
 }
 
-// diskPuller is a dialect whose server answers a diagnostic pull for a
-// file it was not given, from the file on disk as the watched-files
-// notifications keep it.
-type diskPuller interface {
-	pullsFromDisk() bool
+// diskReader is a dialect whose server answers a diagnostic pull, a code
+// action or formatting request for a file it was not given, from the file
+// on disk as the watched-files notifications keep it.
+type diskReader interface {
+	answersFromDisk() bool
 }
 
-// pullsFromDisk reports whether a file's diagnostics can be pulled
-// without opening it in the server.
-func pullsFromDisk(s *session) bool {
-	d, ok := s.dialect.(diskPuller)
-	return ok && d.pullsFromDisk() && s.readsDisk()
+// answersFromDisk reports whether a file's diagnostics, code actions and
+// formatting can be asked for without opening it in the server.
+func answersFromDisk(s *session) bool {
+	d, ok := s.dialect.(diskReader)
+	return ok && d.answersFromDisk() && s.readsDisk()
 }
 
 func workspaceDiagnostics(s *session) bool {

@@ -165,6 +165,16 @@ func (c *call) open(ctx context.Context, key, p string) (*document, error) {
 	return c.s.document(ctx, abs)
 }
 
+// openOrView is open, except for a server that answers from disk
+// (answersFromDisk): then no didOpen/didClose round, since the call's
+// start told the server of every change on disk.
+func (c *call) openOrView(ctx context.Context, key, p string) (*document, error) {
+	if answersFromDisk(c.s) {
+		return c.view(ctx, key, p)
+	}
+	return c.open(ctx, key, p)
+}
+
 // view resolves an input path for a read-only request; see session.view.
 func (c *call) view(ctx context.Context, key, p string) (*document, error) {
 	abs, err := c.e.resolvePath(key, p)
