@@ -1,9 +1,14 @@
 package semantic
 
 import (
+	"fmt"
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // csReadOnlyCalls exercise every C# operation that writes nothing on the
@@ -74,6 +79,57 @@ func TestCSharpLSNoDocumentStaysOpen(t *testing.T) {
 				if n != 0 {
 					t.Errorf("%s: %d didOpen without didClose", uri, n)
 				}
+			}
+			return
+		}
+		if time.Now().After(deadline) {
+			t.Fatal("the recording of the LSP input never showed the last request")
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+}
+
+// TestCSharpLSAnswersFromDisk: csharp-ls diagnoses a file, offers its code
+// actions and formats it from the file on disk, so those calls send no
+// didOpen (each would make it fork its solution and re-analyse the file),
+// and what they answer follows an edit made on disk by another program.
+func TestCSharpLSAnswersFromDisk(t *testing.T) {
+	requireCSharpLS(t)
+	root := copyTree(t, filepath.Join("testdata", "zoo"))
+	wire := filepath.Join(t.TempDir(), "to-csharp-ls.lsp")
+	cfg := csharpLSConfig
+	cfg.Command, cfg.Args = "sh", []string{"-c", `tee -a "$0" | exec csharp-ls`, wire}
+	e := openEngine(t, root, "csharp", cfg)
+
+	const cat = "src/Zoo.Core/Cat.cs"
+	mustInvoke(t, e, "diagnostics", map[string]any{"file": cat})
+	mustInvoke(t, e, "code_actions", map[string]any{"file": cat, "line": 1, "column": 1})
+	if _, err := invoke(t, e, "organize_imports", map[string]any{"file": cat}); failure.CodeOf(err) != failure.Unsupported {
+		t.Errorf("organize_imports on csharp-ls = %v, want unsupported_by_server", err)
+	}
+	// Another program breaks the file's layout: the formatting csharp-ls
+	// proposes is that of the file as it is now.
+	path := filepath.Join(root, cat)
+	src, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	messy := strings.Replace(string(src), "public ", "public     ", 1)
+	if err := os.WriteFile(path, []byte(messy), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := mustInvoke(t, e, "format", map[string]any{"file": cat})
+	if changed, _ := out["changed"].(bool); !changed || !strings.Contains(fmt.Sprint(out["diff"]), "-") {
+		t.Errorf("format after the edit on disk = %s, want a change", dump(out))
+	}
+
+	mustInvoke(t, e, "find_symbol", map[string]any{"query": "EndOfRecording"})
+	deadline := time.Now().Add(time.Minute)
+	for {
+		_, opens, done := openDocuments(t, wire, "EndOfRecording")
+		if done {
+			if opens != 0 {
+				t.Errorf("%d didOpen sent to csharp-ls; diagnostics, code actions and formatting need none", opens)
 			}
 			return
 		}
