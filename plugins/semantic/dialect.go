@@ -290,7 +290,7 @@ func (*csharpLSDialect) afterInitialized(_ context.Context, s *session) error {
 // is for the symbols of a file that does not exist: answered as soon as
 // the solution is loaded, where a workspace symbol query would search
 // every project first, seconds more on a large solution. Then it waits for
-// the loading progress to end and activity to settle.
+// the loading progress to end, or without one, for activity to settle.
 func (d *csharpLSDialect) waitReady(ctx context.Context, s *session) error {
 	s.e.report("loading the solution", 0)
 	probe := lsp.URIFromPath(filepath.Join(s.e.lspRoot, "langhost-ready-probe.cs"))
@@ -305,16 +305,19 @@ func (d *csharpLSDialect) waitReady(ctx context.Context, s *session) error {
 	}
 	select {
 	case <-d.loadBegun:
-		select {
-		case <-d.loadEnded:
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-s.srv.Done():
-			return s.srv.Err()
-		}
 	default:
+		// No loading progress (a server without work-done progress):
+		// wait for activity to settle instead.
+		return s.srv.WaitIdle(ctx, d.quiet)
 	}
-	return s.srv.WaitIdle(ctx, d.quiet)
+	select {
+	case <-d.loadEnded:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.srv.Done():
+		return s.srv.Err()
+	}
 }
 
 func (*csharpLSDialect) retryable(err *lsp.ResponseError) bool {

@@ -541,13 +541,13 @@ func findReferences(ctx context.Context, c *call, in *findReferencesInput) (*fin
 	}
 	params := c.docPos(r.doc, r.pos)
 	params["context"] = map[string]bool{"includeDeclaration": in.IncludeDeclaration}
-	name := c.targetNameWhile(ctx, r)
 	var locs []lsp.Location
-	err = c.s.call(ctx, "textDocument/references", params, &locs)
-	symbol := name()
-	if err != nil {
+	if err := c.s.call(ctx, "textDocument/references", params, &locs); err != nil {
 		return nil, err
 	}
+	// Named after the request: on a server still cold, the outline costs
+	// seconds of CPU that the request needs, and little once it is done.
+	symbol := c.targetName(ctx, r)
 	sortLocations(locs)
 	limit := in.Limit
 	if limit == 0 {
@@ -675,13 +675,11 @@ func findImplementations(ctx context.Context, c *call, in *targetInput) (*findIm
 	if err != nil {
 		return nil, err
 	}
-	name := c.targetNameWhile(ctx, r)
 	var raw json.RawMessage
-	err = c.s.call(ctx, "textDocument/implementation", c.docPos(r.doc, r.pos), &raw)
-	symbol := name()
-	if err != nil {
+	if err := c.s.call(ctx, "textDocument/implementation", c.docPos(r.doc, r.pos), &raw); err != nil {
 		return nil, err
 	}
+	symbol := c.targetName(ctx, r)
 	locs, err := lsp.DecodeLocations(raw)
 	if err != nil {
 		return nil, failure.Wrap(failure.Internal, err, "decoding implementation result from %s", c.s.name)

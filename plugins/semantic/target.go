@@ -10,7 +10,6 @@ import (
 	"sort"
 	"strconv"
 	"strings"
-	"sync"
 
 	"github.com/langhost/langhost/internal/textdist"
 	"github.com/langhost/langhost/plugins/lsp"
@@ -112,20 +111,6 @@ func (c *call) targetName(ctx context.Context, r *resolved) string {
 		return r.name
 	}
 	return identifierAt(r.doc.mapper, r.pos)
-}
-
-// targetNameWhile looks up targetName while the caller sends its own
-// request, when the server reads files from disk (nothing is opened for
-// it); the returned function waits for it. The caller must not use r
-// until it has.
-func (c *call) targetNameWhile(ctx context.Context, r *resolved) func() string {
-	if !r.unnamed || !c.s.readsDisk() {
-		name := c.targetName(ctx, r)
-		return func() string { return name }
-	}
-	done := make(chan string, 1)
-	go func() { done <- c.targetName(ctx, r) }()
-	return sync.OnceValue(func() string { return <-done })
 }
 
 // symbol returns the server's symbol of the declaration r names, if any,
