@@ -1138,6 +1138,10 @@ func benchCSharp(ctx context.Context, cfg benchConfig, onlyOps, detail string) {
 	}
 	cfg.capabilities = semantic.ClientCapabilities() // so that csharp-ls answers raw requests as it answers langhost's
 	cfg.op, cfg.untilAnswer = "references", true
+	// The load ends with the first answer that says what the raw one
+	// does, the references' locations: at standard, langhost would also
+	// outline every referencing file on a server still cold.
+	cfg.loadDetail = "compact"
 
 	self, err := os.Executable()
 	if err != nil {
@@ -1377,7 +1381,7 @@ func printCSharp(cfg benchConfig, detail string, ops []csOp, colds [3][]time.Dur
 		d := slices.Sorted(slices.Values(colds[p]))
 		return d[len(d)/2]
 	}
-	fmt.Printf("Solution load (process start to the first non-empty references answer for %s; median of %d): raw csharp-ls %s, langhost MCP %s (%+.0f%%), langhost CLI starting its daemon %s (%+.0f%%).\n\n",
+	fmt.Printf("Solution load (process start to the first non-empty references answer for %s, langhost's at compact detail; median of %d): raw csharp-ls %s, langhost MCP %s (%+.0f%%), langhost CLI starting its daemon %s (%+.0f%%).\n\n",
 		cfg.symbols[0].ident, cfg.colds, secs(cold(pathRaw)), secs(cold(pathMCP)), pct(cold(pathMCP), cold(pathRaw)), secs(cold(pathCLI)), pct(cold(pathCLI), cold(pathRaw)))
 	n := cps[len(cps)-1].queries
 	// The memory table has the checkpoints at 20, 50, 250 and all rounds,
@@ -1551,7 +1555,7 @@ func (c *csCLI) cold(ctx context.Context, cfg benchConfig) (time.Duration, error
 	deadline := start.Add(5 * time.Minute)
 	s := cfg.symbols[0]
 	for {
-		res, _, err := c.call(ctx, "find_references", map[string]any{"file": s.file, "line": s.line, "column": s.column})
+		res, _, err := c.call(ctx, "find_references", map[string]any{"file": s.file, "line": s.line, "column": s.column, "detail": cfg.loadDetail})
 		if err != nil {
 			return 0, err
 		}

@@ -47,6 +47,7 @@ package main
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"errors"
@@ -255,6 +256,9 @@ type benchConfig struct {
 	// capabilities are the client capabilities the raw server is given
 	// (default: references and progress only).
 	capabilities map[string]any
+	// loadDetail is langhost's detail for the first query of a cold start
+	// (default standard).
+	loadDetail string
 }
 
 // sample is one timed query.
@@ -608,7 +612,7 @@ func startLanghost(ctx context.Context, cfg benchConfig) (*langhost, time.Durati
 		return nil, 0, fmt.Errorf("starting langhost mcp: %w", err)
 	}
 	l := &langhost{cmd: cmd, cs: cs, tool: toolname.Name(cfg.lang + ".find_" + cfg.opName())}
-	if err := firstAnswer(cfg, func() (sample, error) { return l.query(ctx, cfg, cfg.symbols[0], "standard") }); err != nil {
+	if err := firstAnswer(cfg, func() (sample, error) { return l.query(ctx, cfg, cfg.symbols[0], cmp.Or(cfg.loadDetail, "standard")) }); err != nil {
 		l.close()
 		return nil, 0, err
 	}
