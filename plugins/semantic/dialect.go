@@ -227,8 +227,8 @@ func (d *csharpLSDialect) onProgress(ev lsp.ProgressEvent) {
 	}
 }
 
-// trackLoad follows the first progress whose title starts with "Loading":
-// csharp-ls loads the solution under it, by itself, after initialized.
+// trackLoad follows the first progress whose title starts with "Loading",
+// under which csharp-ls loads the solution.
 func (d *csharpLSDialect) trackLoad(ev lsp.ProgressEvent) {
 	d.mu.Lock()
 	defer d.mu.Unlock()
