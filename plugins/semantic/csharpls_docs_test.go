@@ -8,6 +8,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
@@ -50,6 +51,28 @@ var csReadOnlyCalls = []struct {
 // text and re-analyses it on every change, so a document left open makes
 // it grow with every query.
 func TestCSharpLSNoDocumentStaysOpen(t *testing.T) {
+	e, wire := recordedCSharpLS(t)
+	for _, c := range csReadOnlyCalls {
+		mustInvoke(t, e, c.op, c.input)
+		if n := e.sess.openCount(); n != 0 {
+			t.Errorf("%s %v left %d documents open", c.op, c.input, n)
+		}
+	}
+	open, opens := recording(t, e, wire)
+	if opens == 0 {
+		t.Fatal("no didOpen recorded: the operations that need open documents (previews, the guided packet) opened none")
+	}
+	for uri, n := range open {
+		if n != 0 {
+			t.Errorf("%s: %d didOpen without didClose", uri, n)
+		}
+	}
+}
+
+// recordedCSharpLS opens the engine on a copy of the zoo with real
+// csharp-ls, whose input is recorded in the returned file.
+func recordedCSharpLS(t *testing.T) (*Engine, string) {
+	t.Helper()
 	requireCSharpLS(t)
 	root := copyTree(t, filepath.Join("testdata", "zoo"))
 	wire := filepath.Join(t.TempDir(), "to-csharp-ls.lsp")
@@ -60,27 +83,20 @@ func TestCSharpLSNoDocumentStaysOpen(t *testing.T) {
 	if e.sess.serverName() != "csharp-ls" {
 		t.Fatalf("server %q, want csharp-ls behind the recording", e.sess.serverName())
 	}
-	for _, c := range csReadOnlyCalls {
-		mustInvoke(t, e, c.op, c.input)
-		if n := e.sess.openCount(); n != 0 {
-			t.Errorf("%s %v left %d documents open", c.op, c.input, n)
-		}
-	}
-	// A last request marks the end of the recording.
+	return e, wire
+}
+
+// recording ends the recording of e's server input with a last request,
+// waits until it shows, and returns the documents' didOpen minus didClose
+// counts and the number of didOpen.
+func recording(t *testing.T, e *Engine, wire string) (open map[lsp.DocumentURI]int, opens int) {
+	t.Helper()
 	mustInvoke(t, e, "find_symbol", map[string]any{"query": "EndOfRecording"})
 	deadline := time.Now().Add(time.Minute)
 	for {
 		open, opens, done := openDocuments(t, wire, "EndOfRecording")
 		if done {
-			if opens == 0 {
-				t.Fatal("no didOpen recorded: the operations that need open documents (previews, the guided packet) opened none")
-			}
-			for uri, n := range open {
-				if n != 0 {
-					t.Errorf("%s: %d didOpen without didClose", uri, n)
-				}
-			}
-			return
+			return open, opens
 		}
 		if time.Now().After(deadline) {
 			t.Fatal("the recording of the LSP input never showed the last request")
@@ -94,12 +110,8 @@ func TestCSharpLSNoDocumentStaysOpen(t *testing.T) {
 // didOpen (each would make it fork its solution and re-analyse the file),
 // and what they answer follows an edit made on disk by another program.
 func TestCSharpLSAnswersFromDisk(t *testing.T) {
-	requireCSharpLS(t)
-	root := copyTree(t, filepath.Join("testdata", "zoo"))
-	wire := filepath.Join(t.TempDir(), "to-csharp-ls.lsp")
-	cfg := csharpLSConfig
-	cfg.Command, cfg.Args = "sh", []string{"-c", `tee -a "$0" | exec csharp-ls`, wire}
-	e := openEngine(t, root, "csharp", cfg)
+	e, wire := recordedCSharpLS(t)
+	root := e.root
 
 	const cat = "src/Zoo.Core/Cat.cs"
 	mustInvoke(t, e, "diagnostics", map[string]any{"file": cat})
@@ -123,19 +135,7 @@ func TestCSharpLSAnswersFromDisk(t *testing.T) {
 		t.Errorf("format after the edit on disk = %s, want a change", dump(out))
 	}
 
-	mustInvoke(t, e, "find_symbol", map[string]any{"query": "EndOfRecording"})
-	deadline := time.Now().Add(time.Minute)
-	for {
-		_, opens, done := openDocuments(t, wire, "EndOfRecording")
-		if done {
-			if opens != 0 {
-				t.Errorf("%d didOpen sent to csharp-ls; diagnostics, code actions and formatting need none", opens)
-			}
-			return
-		}
-		if time.Now().After(deadline) {
-			t.Fatal("the recording of the LSP input never showed the last request")
-		}
-		time.Sleep(50 * time.Millisecond)
+	if _, opens := recording(t, e, wire); opens != 0 {
+		t.Errorf("%d didOpen sent to csharp-ls; diagnostics, code actions and formatting need none", opens)
 	}
 }
