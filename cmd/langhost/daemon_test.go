@@ -68,7 +68,7 @@ func newDaemonFixture(t *testing.T, extraEnv ...string) *daemonFixture {
 		f.env = append(f.env, v+"="+strings.TrimSpace(string(out)))
 	}
 	f.env = append(f.env, "HOME="+home, "XDG_RUNTIME_DIR="+runtime, "XDG_CACHE_HOME="+filepath.Join(home, "cache"),
-		"XDG_CONFIG_HOME="+filepath.Join(home, "config"), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
+		"XDG_CONFIG_HOME="+configDir(t), "GOFLAGS=-mod=mod", "GOTOOLCHAIN=local")
 	f.env = append(f.env, extraEnv...)
 	t.Cleanup(f.cleanup)
 	return f

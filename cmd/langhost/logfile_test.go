@@ -126,7 +126,7 @@ func TestLanguageServerLogsStayOffStderr(t *testing.T) {
 			"--format", "text", "--log-level", "debug"}, extra...)
 		cmd := exec.Command(bin, args...)
 		cmd.Env = append(os.Environ(), "XDG_CACHE_HOME="+filepath.Join(dir, "cache"),
-			"XDG_CONFIG_HOME="+filepath.Join(dir, "config"), "LANGHOST_DAEMON=0")
+			"XDG_CONFIG_HOME="+configDir(t), "LANGHOST_DAEMON=0")
 		var stdout, stderr bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &stdout, &stderr
 		if err := cmd.Run(); err != nil {

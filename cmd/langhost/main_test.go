@@ -43,8 +43,25 @@ type outcome struct {
 	env    envelope
 }
 
+// configDir returns an empty user config directory, for XDG_CONFIG_HOME,
+// in which Go telemetry is off: gopls and the go command would otherwise
+// write counters into it, from processes that may outlive the test and
+// race its removal.
+func configDir(t testing.TB) string {
+	t.Helper()
+	dir := t.TempDir()
+	mode := filepath.Join(dir, "go", "telemetry", "mode")
+	if err := os.MkdirAll(filepath.Dir(mode), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(mode, []byte("off"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 func newCLI(t *testing.T) *cli {
-	t.Setenv("XDG_CONFIG_HOME", t.TempDir()) // no user specs or config
+	t.Setenv("XDG_CONFIG_HOME", configDir(t)) // no user specs or config
 	t.Setenv("XDG_STATE_HOME", t.TempDir())  // transaction records of its own
 	// No daemons: in-process tests would start the test binary as one.
 	return &cli{t: t, env: map[string]string{"LANGHOST_DAEMON": "0"}, dir: t.TempDir(), json: true}

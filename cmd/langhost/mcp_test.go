@@ -129,7 +129,7 @@ type mcpFixture struct {
 func newMCPFixture(t testing.TB) mcpFixture {
 	t.Helper()
 	dir := t.TempDir()
-	f := mcpFixture{workspace: filepath.Join(dir, "ws"), specs: filepath.Join(dir, "specs"), config: filepath.Join(dir, "config")}
+	f := mcpFixture{workspace: filepath.Join(dir, "ws"), specs: filepath.Join(dir, "specs"), config: configDir(t)}
 	files := map[string]string{
 		filepath.Join(f.workspace, "go.mod"):        "module example.com/broken\n\ngo 1.21\n",
 		filepath.Join(f.workspace, "main.go"):       brokenMain,
