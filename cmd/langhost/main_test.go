@@ -62,7 +62,7 @@ func configDir(t testing.TB) string {
 
 func newCLI(t *testing.T) *cli {
 	t.Setenv("XDG_CONFIG_HOME", configDir(t)) // no user specs or config
-	t.Setenv("XDG_STATE_HOME", t.TempDir())  // transaction records of its own
+	t.Setenv("XDG_STATE_HOME", t.TempDir())   // transaction records of its own
 	// No daemons: in-process tests would start the test binary as one.
 	return &cli{t: t, env: map[string]string{"LANGHOST_DAEMON": "0"}, dir: t.TempDir(), json: true}
 }
