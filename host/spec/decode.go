@@ -71,12 +71,28 @@ func decodeNode(n *yaml.Node, v reflect.Value, path string, bad map[*yaml.Node]b
 		if n.Kind != yaml.SequenceNode {
 			return
 		}
-		s := reflect.MakeSlice(v.Type(), len(n.Content), len(n.Content))
+		s := reflect.MakeSlice(v.Type(), 0, len(n.Content))
+		elem := v.Type().Elem()
 		for i, item := range n.Content {
-			decodeNode(item, s.Index(i), fmt.Sprintf("%s[%d]", path, i), bad, report)
+			// As yaml.v3 does, a null item is left out unless the element
+			// can be nil.
+			if d := deref(item); d != nil && isNull(d) && !nillable(elem.Kind()) {
+				continue
+			}
+			s = reflect.Append(s, reflect.Zero(elem))
+			decodeNode(item, s.Index(s.Len()-1), fmt.Sprintf("%s[%d]", path, i), bad, report)
 		}
 		v.Set(s)
 	}
+}
+
+// nillable reports whether a value of kind k can be nil.
+func nillable(k reflect.Kind) bool {
+	switch k {
+	case reflect.Interface, reflect.Pointer, reflect.Map, reflect.Slice:
+		return true
+	}
+	return false
 }
 
 // decodeError is yaml.v3's message without its "yaml: unmarshal errors:
