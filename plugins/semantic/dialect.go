@@ -39,7 +39,7 @@ func newDialect(cfg Config) dialect {
 	case DialectRoslyn:
 		return &roslynDialect{loaded: make(chan struct{})}
 	case DialectCSharpLS:
-		return &csharpLSDialect{quiet: cfg.readyQuiet(), loadBegun: make(chan struct{}), loadEnded: make(chan struct{})}
+		return &csharpLSDialect{quiet: cfg.readyQuiet(), loadEnded: make(chan struct{})}
 	}
 	d := &standardDialect{quiet: cfg.readyQuiet(), openFile: cfg.OpenFileOnStart}
 	if cfg.ReadyMessage != "" {
@@ -91,12 +91,8 @@ func (d *standardDialect) afterInitialized(ctx context.Context, s *session) erro
 
 func (d *standardDialect) waitReady(ctx context.Context, s *session) error {
 	if d.sawMessage != nil {
-		select {
-		case <-d.sawMessage:
-		case <-ctx.Done():
-			return ctx.Err()
-		case <-s.srv.Done():
-			return s.srv.Err()
+		if err := s.await(ctx, d.sawMessage); err != nil {
+			return err
 		}
 	}
 	if d.opened != nil {
@@ -166,14 +162,7 @@ func dotnetProjects(s *session) (solutions, projects []string, err error) {
 }
 
 func (d *roslynDialect) waitReady(ctx context.Context, s *session) error {
-	select {
-	case <-d.loaded:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-s.srv.Done():
-		return s.srv.Err()
-	}
+	return s.await(ctx, d.loaded)
 }
 
 func (d *roslynDialect) retryable(err *lsp.ResponseError) bool {
@@ -194,9 +183,9 @@ func (d *roslynDialect) retryable(err *lsp.ResponseError) bool {
 type csharpLSDialect struct {
 	quiet time.Duration
 
-	// loadBegun and loadEnded are closed when the loading progress
-	// ("Loading workspace folder ...") begins and ends.
-	loadBegun, loadEnded chan struct{}
+	// loadEnded is closed when the loading progress ("Loading workspace
+	// folder ...") ends.
+	loadEnded chan struct{}
 
 	mu        sync.Mutex
 	loadToken string   // the loading progress's token, once begun
@@ -235,7 +224,6 @@ func (d *csharpLSDialect) trackLoad(ev lsp.ProgressEvent) {
 	switch {
 	case ev.Kind == "begin" && d.loadToken == "" && strings.HasPrefix(ev.Title, "Loading"):
 		d.loadToken = ev.Token
-		close(d.loadBegun)
 	case ev.Kind == "end" && d.loadToken != "" && ev.Token == d.loadToken:
 		select {
 		case <-d.loadEnded:
@@ -303,21 +291,15 @@ func (d *csharpLSDialect) waitReady(ctx context.Context, s *session) error {
 			return err
 		}
 	}
-	select {
-	case <-d.loadBegun:
-	default:
+	d.mu.Lock()
+	loading := d.loadToken != ""
+	d.mu.Unlock()
+	if !loading {
 		// No loading progress (a server without work-done progress):
 		// wait for activity to settle instead.
 		return s.srv.WaitIdle(ctx, d.quiet)
 	}
-	select {
-	case <-d.loadEnded:
-		return nil
-	case <-ctx.Done():
-		return ctx.Err()
-	case <-s.srv.Done():
-		return s.srv.Err()
-	}
+	return s.await(ctx, d.loadEnded)
 }
 
 func (*csharpLSDialect) retryable(err *lsp.ResponseError) bool {

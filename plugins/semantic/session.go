@@ -284,6 +284,19 @@ func (s *session) serverName() string { return s.name }
 // exited reports whether the server is gone: its process ended, or its
 // connection did (it closed stdout or sent malformed output), which leaves
 // a live process of no use. The engine replaces it on the next call.
+// await waits for ch to be closed, the context to end or the server
+// connection to fail.
+func (s *session) await(ctx context.Context, ch <-chan struct{}) error {
+	select {
+	case <-ch:
+		return nil
+	case <-ctx.Done():
+		return ctx.Err()
+	case <-s.srv.Done():
+		return s.srv.Err()
+	}
+}
+
 func (s *session) exited() bool {
 	select {
 	case <-s.srv.Exited():
