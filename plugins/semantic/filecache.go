@@ -74,6 +74,20 @@ func (fc *fileCache) outline(f fileContent) ([]lsp.DocumentSymbol, bool) {
 	return ent.syms, true
 }
 
+// outlineOr returns the cached outline of f's content, else computes it
+// with compute and caches it.
+func (fc *fileCache) outlineOr(f fileContent, compute func() ([]lsp.DocumentSymbol, error)) ([]lsp.DocumentSymbol, error) {
+	if syms, ok := fc.outline(f); ok {
+		return syms, nil
+	}
+	syms, err := compute()
+	if err != nil {
+		return nil, err
+	}
+	fc.putOutline(f, syms)
+	return syms, nil
+}
+
 // putContent records the content of path read from disk in state fi.
 func (fc *fileCache) putContent(path string, fi os.FileInfo, m *lsp.Mapper) {
 	fc.mu.Lock()

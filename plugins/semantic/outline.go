@@ -48,24 +48,16 @@ const (
 // outline returns the declarations of a file: f as session.read or a
 // document returns it.
 func (c *call) outline(ctx context.Context, f fileContent) ([]lsp.DocumentSymbol, error) {
-	if syms, ok := c.s.files.outline(f); ok {
-		return syms, nil
-	}
-	var syms []lsp.DocumentSymbol
-	if c.s.languageID(f.path) == "go" {
-		syms = goOutline(f.mapper.Content())
-	} else {
-		err := c.s.withDocument(ctx, f.path, func(doc *document) error {
-			var err error
+	return c.s.files.outlineOr(f, func() (syms []lsp.DocumentSymbol, err error) {
+		if c.s.languageID(f.path) == "go" {
+			return goOutline(f.mapper.Content()), nil
+		}
+		err = c.s.withDocument(ctx, f.path, func(doc *document) error {
 			syms, err = c.documentSymbols(ctx, doc)
 			return err
 		})
-		if err != nil {
-			return nil, err
-		}
-	}
-	c.s.files.putOutline(f, syms)
-	return syms, nil
+		return syms, err
+	})
 }
 
 // serverSymbols is documentSymbols through the file cache, for read-only
@@ -77,15 +69,7 @@ func (c *call) serverSymbols(ctx context.Context, doc *document) ([]lsp.Document
 		return c.documentSymbols(ctx, doc)
 	}
 	f := fileContent{path: doc.path, info: doc.info, mapper: doc.mapper}
-	if syms, ok := c.s.files.outline(f); ok {
-		return syms, nil
-	}
-	syms, err := c.documentSymbols(ctx, doc)
-	if err != nil {
-		return nil, err
-	}
-	c.s.files.putOutline(f, syms)
-	return syms, nil
+	return c.s.files.outlineOr(f, func() ([]lsp.DocumentSymbol, error) { return c.documentSymbols(ctx, doc) })
 }
 
 // symbolsCost estimates the memory of symbols: the struct and its strings.
