@@ -81,14 +81,12 @@ func (c *call) resolveTarget(ctx context.Context, t Target) (*resolved, error) {
 	// no request (a cached or parsed one); otherwise only when an
 	// operation asks (targetName, symbol): many need a position only.
 	f := fileContent{path: doc.path, info: doc.info, mapper: doc.mapper}
-	if syms, ok := c.s.files.outline(f); ok || c.s.languageID(doc.path) == "go" {
-		if !ok {
-			syms, _ = c.outline(ctx, f)
-		}
-		r.nameFrom(syms)
-	} else {
+	if _, cached := c.s.files.outline(f); !cached && c.s.languageID(doc.path) != "go" {
 		r.unnamed = true
+		return r, nil
 	}
+	syms, _ := c.outline(ctx, f) // cached, or parsed here
+	r.nameFrom(syms)
 	return r, nil
 }
 
