@@ -131,7 +131,7 @@ func TestCSharpLSAnswersFromDisk(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := mustInvoke(t, e, "format", map[string]any{"file": cat})
-	if changed, _ := out["changed"].(bool); !changed || !strings.Contains(fmt.Sprint(out["diff"]), "-") {
+	if changed, _ := out["changed"].(bool); !changed || !strings.Contains(fmt.Sprint(out["diff"]), "-public     sealed class Cat") {
 		t.Errorf("format after the edit on disk = %s, want a change", dump(out))
 	}
 
