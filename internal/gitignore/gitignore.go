@@ -1,8 +1,10 @@
 // Package gitignore matches workspace paths against .gitignore patterns
 // (gitignore(5)): comments, negation with "!", directory-only patterns
-// ending in "/", patterns anchored by a "/" and the "**" forms. Patterns
-// compile to Go regular expressions, so matching is linear in the path
-// whatever a hostile pattern holds.
+// ending in "/", patterns anchored by a "/", the "**" forms, bracket
+// expressions with POSIX classes. Patterns match as git's wildmatch
+// matches them, but without backtracking (see glob.go): the time is linear
+// in the path for each pattern whatever a hostile pattern holds, and the
+// patterns a Matcher keeps are bounded, so a path costs bounded time.
 package gitignore
 
 import (
@@ -24,9 +26,12 @@ const (
 
 // pattern is one line of a .gitignore file.
 type pattern struct {
-	base     string         // directory of the .gitignore, "/" separated, "" for the root
-	literal  string         // the pattern when it has no wildcard, matched by ==
-	re       *regexp.Regexp // else its translation
+	base     string    // directory of the .gitignore, "/" separated, "" for the root
+	depth    int       // components of base
+	literal  string    // the pattern when it has no wildcard, matched by ==
+	name     *segment  // else, unanchored: the pattern of the last component
+	path     *pathGlob // else, anchored: the pattern of the path below base
+	never    bool      // a pattern git gives up on: it matches nothing
 	negate   bool
 	dirOnly  bool
 	anchored bool // matched against the path below base, not just the name
@@ -84,8 +89,10 @@ func (m *Matcher) Dropped() int { return m.dropped }
 // directory is for the caller to skip: git never looks inside one.
 func (m *Matcher) Match(rel string, isDir bool) bool {
 	ignored := false
-	for _, p := range m.patterns {
-		if ignored == !p.negate || p.dirOnly && !isDir {
+	var comps []string // of rel, split once for the anchored patterns
+	for i := range m.patterns {
+		p := &m.patterns[i]
+		if ignored == !p.negate || p.dirOnly && !isDir || p.never {
 			continue // cannot change the outcome
 		}
 		sub := rel
@@ -95,10 +102,24 @@ func (m *Matcher) Match(rel string, isDir bool) bool {
 				continue
 			}
 		}
-		if !p.anchored {
+		var match bool
+		switch {
+		case p.path != nil:
+			if comps == nil {
+				comps = strings.Split(rel, "/")
+			}
+			match = p.path.match(comps[p.depth:])
+		case !p.anchored:
 			sub = sub[strings.LastIndexByte(sub, '/')+1:]
+			if p.name != nil {
+				match = p.name.match(sub)
+			} else {
+				match = sub == p.literal
+			}
+		default:
+			match = sub == p.literal
 		}
-		if p.re == nil && sub == p.literal || p.re != nil && p.re.MatchString(sub) {
+		if match {
 			ignored = !p.negate
 		}
 	}
@@ -127,16 +148,21 @@ func parse(base, line string) (pattern, bool) {
 		line = strings.TrimPrefix(line, "/")
 	}
 	if !strings.ContainsAny(line, `*?[\`) {
-		// Most lines name a file or directory: no regular expression
-		// to build, hold and run.
+		// Most lines name a file or directory: no glob to build, hold
+		// and run.
 		p.literal = line
 		return p, true
 	}
-	re, err := regexp.Compile("^" + Translate(line) + "$")
-	if err != nil {
-		return pattern{}, false
+	if base != "" {
+		p.depth = strings.Count(base, "/") + 1
 	}
-	p.re = re
+	if p.anchored {
+		g, ok := compilePath(line)
+		p.path, p.never = g, !ok
+		return p, true
+	}
+	toks, ok := tokenize(line)
+	p.name, p.never = newSegment(toks), !ok
 	return p, true
 }
 
@@ -179,7 +205,7 @@ func Translate(glob string) string {
 		case '?':
 			b.WriteString("[^/]")
 		case '[':
-			class, n := bracket(glob[i:])
+			class, n := bracketRegexp(glob[i:])
 			if n == 0 {
 				b.WriteString(`\[`)
 				continue
@@ -199,9 +225,9 @@ func Translate(glob string) string {
 	return b.String()
 }
 
-// bracket translates the class at the start of s and returns its length
-// in s, or 0 when s holds no closed class (then "[" is literal).
-func bracket(s string) (string, int) {
+// bracketRegexp translates the class at the start of s and returns its
+// length in s, or 0 when s holds no closed class (then "[" is literal).
+func bracketRegexp(s string) (string, int) {
 	i := 1
 	var b strings.Builder
 	b.WriteString("[")

@@ -39,7 +39,14 @@ func TestMatch(t *testing.T) {
 		{"class", []file{{"", "[ab].c"}}, "b.c", false, true},
 		{"negated class", []file{{"", "[!ab].c"}}, "b.c", false, false},
 		{"range", []file{{"", "[0-9].txt"}}, "7.txt", false, true},
-		{"unclosed class is literal", []file{{"", "[ab"}}, "[ab", false, true},
+		{"unclosed class matches nothing, as in git", []file{{"", "[ab"}}, "[ab", false, false},
+		{"posix class", []file{{"", "foo[[:digit:]]"}}, "foo1", false, true},
+		{"posix class no match", []file{{"", "foo[[:digit:]]"}}, "fooa", false, false},
+		{"reversed range matches nothing in it", []file{{"", "x[z-a]"}}, "xb", false, false},
+		{"escaped slash is a separator", []file{{"", `a\/b`}}, "a/b", false, true},
+		{"root double star", []file{{"", "/**"}}, "a/b", false, true},
+		{"double star inside a name is a star", []file{{"", "a/x**y"}}, "a/xzzy", false, true},
+		{"double star inside a name stays in it", []file{{"", "a/x**y"}}, "a/x/y", false, false},
 		{"nested gitignore applies below", []file{{"sub", "*.tmp"}}, "sub/x/y.tmp", false, true},
 		{"nested gitignore not beside", []file{{"sub", "*.tmp"}}, "other/y.tmp", false, false},
 		{"nested anchored", []file{{"sub", "/gen"}}, "sub/gen", true, true},
@@ -61,7 +68,7 @@ func TestMatch(t *testing.T) {
 	}
 }
 
-// A hostile pattern costs linear time: RE2 has no backtracking.
+// A hostile pattern costs linear time: matching never backtracks.
 func TestMatchHostilePattern(t *testing.T) {
 	var m Matcher
 	m.Add("", []byte(strings.Repeat("*a", 200)+"b\n"))
