@@ -48,9 +48,9 @@ func New(dir string) (*Root, error) {
 // Dir is the absolute root directory.
 func (r *Root) Dir() string { return r.dir }
 
-// contains reports whether the absolute, clean path abs is the root or
+// Contains reports whether the absolute, clean path abs is the root or
 // lexically below it. It does not look at the file system.
-func (r *Root) contains(abs string) bool {
+func (r *Root) Contains(abs string) bool {
 	return abs == r.dir || strings.HasPrefix(abs, r.dir+string(filepath.Separator))
 }
 
@@ -63,7 +63,7 @@ func (r *Root) Resolve(key, p string) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if !r.contains(abs) {
+	if !r.Contains(abs) {
 		// An absolute path through an alias of the root (a symlinked
 		// parent directory): hand out the real path.
 		return res.real, nil
@@ -167,9 +167,9 @@ func (r *Root) resolve(key, p string) (string, resolution, error) {
 	if err != nil {
 		return "", resolution{}, &failure.Error{Code: failure.InvalidInput, Field: key, Message: fmt.Sprintf("cannot resolve path %q", p), Err: err}
 	}
-	if !r.contains(res.real) {
+	if !r.Contains(res.real) {
 		msg := fmt.Sprintf("path %q is outside the workspace %s", p, r.dir)
-		if r.contains(abs) || res.links > 0 {
+		if r.Contains(abs) || res.links > 0 {
 			msg = fmt.Sprintf("path %q leads outside the workspace %s through a symlink", p, r.dir)
 		}
 		return "", resolution{}, &failure.Error{Code: failure.Precondition, Field: key, Message: msg}
@@ -186,7 +186,7 @@ func (r *Root) follow(abs string) (resolution, error) {
 	var res resolution
 	cur := filepath.VolumeName(abs) + string(filepath.Separator)
 	rest := abs[len(cur):]
-	if r.contains(abs) {
+	if r.Contains(abs) {
 		// The root is already resolved; start there.
 		cur, rest = r.dir, strings.TrimPrefix(abs[len(r.dir):], string(filepath.Separator))
 	}
@@ -240,7 +240,7 @@ func (r *Root) follow(abs string) (resolution, error) {
 
 // display renders an absolute path relative to the root when inside it.
 func (r *Root) display(abs string) string {
-	if rel, err := filepath.Rel(r.dir, abs); err == nil && r.contains(abs) {
+	if rel, err := filepath.Rel(r.dir, abs); err == nil && r.Contains(abs) {
 		return filepath.ToSlash(rel)
 	}
 	return abs
