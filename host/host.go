@@ -154,7 +154,7 @@ func newHost(ctx context.Context, cfg *config.Config, logger hclog.Logger, opts 
 	if err != nil {
 		return nil, fmt.Errorf("register tools: %w", err)
 	}
-	problems, err := semantictool.Register(ctx, h.Registry, h.Specs, ws, h.Plugins, logger)
+	problems, err := semantictool.Register(ctx, h.Registry, h.Specs, ws, cfg.Trust.Trusted, h.Plugins, logger)
 	h.Specs.Problems = append(h.Specs.Problems, problems...)
 	if err != nil {
 		_ = h.Plugins.Close()

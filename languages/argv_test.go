@@ -170,7 +170,7 @@ func TestOptionLikeArguments(t *testing.T) {
 		{"csharp.format_check", map[string]any{"include": []any{"../x.cs"}}, "include", failure.Precondition},
 	}
 	for _, tt := range refused {
-		res, err := h.Registry.Call(context.Background(), tt.id, registry.Call{Input: tt.input, Confirmed: true})
+		res, err := h.Registry.Call(context.Background(), tt.id, registry.Call{WorkspaceCode: true, Input: tt.input, Confirmed: true})
 		var fe *failure.Error
 		if res != nil || !errors.As(err, &fe) || fe.Code != tt.code || fe.Field != tt.key {
 			t.Errorf("%s %v: result %v, err %v; want %s naming %q before anything runs", tt.id, tt.input, res, err, tt.code, tt.key)

@@ -83,7 +83,7 @@ func call(t *testing.T, h *host.Host, id string, input map[string]any) *registry
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Minute)
 	defer cancel()
-	res, err := h.Registry.Call(ctx, id, registry.Call{Input: input, Confirmed: true})
+	res, err := h.Registry.Call(ctx, id, registry.Call{WorkspaceCode: true, Input: input, Confirmed: true})
 	if err != nil {
 		t.Fatalf("%s %v: %v", id, input, err)
 	}

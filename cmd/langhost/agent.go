@@ -46,6 +46,9 @@ type agentRunOptions struct {
 	maxRounds   int
 	budget      time.Duration
 	yes         bool
+	// allowWorkspaceCode consents to tools that run the workspace's code
+	// in an untrusted workspace, for this run.
+	allowWorkspaceCode bool
 }
 
 func newAgentRunCmd(f *factory) *cobra.Command {
@@ -91,6 +94,7 @@ refused, exit 4).`,
 	fl.IntVar(&opts.maxRounds, "max-rounds", workflow.DefaultMaxRounds, "review rounds of plan-code-review before giving up")
 	fl.DurationVar(&opts.budget, "budget", 30*time.Minute, "wall time for the whole run")
 	fl.BoolVarP(&opts.yes, "yes", "y", false, "allow the agent's tools to change files")
+	fl.BoolVar(&opts.allowWorkspaceCode, "allow-workspace-code", false, "allow the agent's tools to run code the workspace controls (tests, build scripts, linter configs) in a workspace you have not trusted")
 	return cmd
 }
 
@@ -146,9 +150,10 @@ func agentRun(cmd *cobra.Command, opts *agentRunOptions, task string) error {
 	}
 	o := session.Options{Registry: h.Registry, Workspace: h.Workspace, Agent: a, Roles: roleSet, Task: task,
 		Workflow: opts.workflow, Role: opts.role, Settings: settings, Provider: provider,
-		Confirm:    func(t *registry.Tool) bool { return opts.yes || h.Config.Allows(t.ID) },
-		Budget:     agent.Budget{MaxTokens: opts.maxTokens},
-		TimeBudget: opts.budget, MaxRounds: opts.maxRounds, PromptsDir: prompts.UserDir(f.paths.User),
+		Confirm:       func(t *registry.Tool) bool { return opts.yes || h.Config.Allows(t.ID) },
+		WorkspaceCode: opts.allowWorkspaceCode || h.Config.Trust.Trusted,
+		Budget:        agent.Budget{MaxTokens: opts.maxTokens},
+		TimeBudget:    opts.budget, MaxRounds: opts.maxRounds, PromptsDir: prompts.UserDir(f.paths.User),
 		Secrets: secrets,
 		Logger:  f.log().Named("agent")}
 	if errFile, ok := f.io.ErrOut.(*os.File); ok && isTerminal(errFile) {

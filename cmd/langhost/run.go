@@ -21,6 +21,9 @@ type runOptions struct {
 	input string
 	pairs []string
 	yes   bool
+	// allowWorkspaceCode consents, for this call, to running code the
+	// workspace controls in a workspace the user has not trusted.
+	allowWorkspaceCode bool
 	// packet shapes the result's diagnostics (the tool's packet input).
 	packet string
 	// noDaemon runs a semantic tool in this process (run_daemon.go).
@@ -54,6 +57,7 @@ every language. See the README for the others.`,
 	}
 	cmd.Flags().StringVar(&opts.input, "input", "", "input as JSON, @file or - for stdin")
 	cmd.Flags().BoolVarP(&opts.yes, "yes", "y", false, "allow a tool that changes files to run")
+	cmd.Flags().BoolVar(&opts.allowWorkspaceCode, "allow-workspace-code", false, "allow a tool to run code the workspace controls (tests, build scripts, linter configs) in a workspace you have not trusted, for this call")
 	cmd.Flags().StringVar(&opts.packet, "packet", "", "shape the diagnostics: raw, compact or guided (tools with diagnostics only)")
 	cmd.Flags().BoolVar(&opts.noDaemon, "no-daemon", false, "run a semantic tool in this process, not in the workspace's daemon")
 	return cmd
@@ -80,7 +84,8 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		return err
 	}
 	confirmed := opts.yes || h.Config.Allows(t.ID)
-	res, err := runToolCall(cmd.Context(), opts, h, t, registry.Call{Input: input, Confirmed: confirmed})
+	call := registry.Call{Input: input, Confirmed: confirmed, WorkspaceCode: opts.allowWorkspaceCode || h.Config.Trust.Trusted}
+	res, err := runToolCall(cmd.Context(), opts, h, t, call)
 	if res == nil {
 		if err != nil {
 			return err

@@ -54,7 +54,7 @@ func daemonCall(ctx context.Context, h *host.Host, t *registry.Tool, call regist
 		return nil, &daemon.UnavailableError{Err: err}
 	}
 	start.Notify = notify
-	return daemon.Call(ctx, id, start, daemon.CallRequest{Tool: t.ID, Input: call.Input, Confirmed: call.Confirmed})
+	return daemon.Call(ctx, id, start, daemon.CallRequest{Tool: t.ID, Input: call.Input, Confirmed: call.Confirmed, WorkspaceCode: call.WorkspaceCode})
 }
 
 // serveCommand is the `langhost serve` that daemon.Call starts when no

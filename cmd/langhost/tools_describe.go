@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
 	"io"
 	"maps"
@@ -51,6 +52,7 @@ func toolsDescribeRun(cmd *cobra.Command, opts *toolsDescribeOptions) error {
 		}
 		fmt.Fprintf(w, "side effects:  %s\n", t.SideEffects)
 		fmt.Fprintf(w, "confirmation:  %v\n", t.RequiresConfirmation)
+		fmt.Fprintf(w, "workspace code: %s\n", cmp.Or(t.WorkspaceCode, "none"))
 		fmt.Fprintf(w, "failure codes: %s\n", strings.Join(t.FailureCodes, ", "))
 		fmt.Fprintf(w, "source:        %s\n", t.Source)
 		fmt.Fprintln(w, "inputs:")

@@ -58,8 +58,13 @@ type Executor struct {
 	Registry *registry.Registry
 	// Confirm says whether a tool that changes files may run (the CLI's
 	// --yes or the config's tools.allow); nil confirms nothing.
-	Confirm    func(t *registry.Tool) bool
-	Transcript *transcript.Writer // may be nil
+	Confirm func(t *registry.Tool) bool
+	// WorkspaceCode is the user's consent to tools that run code the
+	// workspace controls (a trusted workspace, or agent run
+	// --allow-workspace-code): without it such a call is refused, whatever
+	// the model asks.
+	WorkspaceCode bool
+	Transcript    *transcript.Writer // may be nil
 	// Live, if set, gets one line per step and tool call (a TTY's stderr).
 	Live   io.Writer
 	Logger hclog.Logger
@@ -325,7 +330,7 @@ func (e *Executor) run(ctx context.Context, tb *toolbox, call model.ToolCall) mo
 		return refuse(t.ID, failure.InvalidInput, "arguments of %s: %v", t.ID, err)
 	}
 	confirmed := e.Confirm != nil && e.Confirm(t)
-	res, err := e.call(ctx, t, registry.Call{Input: input, Confirmed: confirmed})
+	res, err := e.call(ctx, t, registry.Call{Input: input, Confirmed: confirmed, WorkspaceCode: e.WorkspaceCode})
 	text, code, _ := observe(t.ID, res, err, e.Budget.ObservationTokens)
 	return answer(t.ID, text, code)
 }

@@ -81,7 +81,10 @@ func runAgent(ctx context.Context, opts Options, s *Scenario, c RunConfig, ws st
 	}
 	defer w.Close()
 	e := &agent.Executor{Provider: provider, Registry: reg, Transcript: w, Logger: opts.Logger,
-		Confirm: func(*registry.Tool) bool { return true }}
+		Confirm: func(*registry.Tool) bool { return true },
+		// The fixture is the scenario's, which the user chose to run
+		// (a workspace's scenarios load only when it is trusted).
+		WorkspaceCode: true}
 	ctx, cancel := e.WithTimeBudget(ctx, time.Duration(s.Constraints.TimeBudget))
 	defer cancel()
 	role := e.Roles(set)(benchRole)

@@ -68,7 +68,9 @@ func toolCheck(ctx context.Context, c Check, openHost func() (*host.Host, error)
 	}
 	ctx, cancel := withTimeout(ctx, time.Duration(c.Timeout))
 	defer cancel()
-	res, err := h.Registry.Call(ctx, c.Tool, registry.Call{Input: input})
+	// Checks run the scenario's own tests on its fixture: what the user
+	// asked the bench to run.
+	res, err := h.Registry.Call(ctx, c.Tool, registry.Call{Input: input, WorkspaceCode: true})
 	if res != nil {
 		r.OK = res.OK && err == nil
 		if len(res.Command) > 0 {

@@ -247,7 +247,8 @@ func (s *Server) call(ctx context.Context, req CallRequest) (res *registry.Resul
 			res, err = nil, failure.New(failure.Internal, "%s: internal error: %v", t.ID, v)
 		}
 	}()
-	return s.h.Registry.Call(ctx, t.ID, registry.Call{Input: req.Input, Confirmed: req.Confirmed})
+	return s.h.Registry.Call(ctx, t.ID, registry.Call{Input: req.Input, Confirmed: req.Confirmed,
+		WorkspaceCode: req.WorkspaceCode || s.h.Config.Trust.Trusted})
 }
 
 // Serves reports whether a daemon of h runs a call of t with input: a

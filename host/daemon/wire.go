@@ -26,6 +26,9 @@ type CallRequest struct {
 	Tool      string         `json:"tool"`
 	Input     map[string]any `json:"input"`
 	Confirmed bool           `json:"confirmed"`
+	// WorkspaceCode is the caller's consent to run the workspace's code
+	// (registry.Call.WorkspaceCode).
+	WorkspaceCode bool `json:"workspace_code,omitempty"`
 }
 
 // callResponse is the outcome of a call: what registry.Registry.Call

@@ -158,7 +158,7 @@ func TestOptionInjectionRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := reg.Call(context.Background(), tt.id, registry.Call{Input: tt.input})
+			res, err := reg.Call(context.Background(), tt.id, registry.Call{WorkspaceCode: true, Input: tt.input})
 			if _, statErr := os.Stat(marker); statErr == nil {
 				os.Remove(marker)
 				t.Fatalf("the value became an option: the marker was written (result %+v, err %v)", res, err)
@@ -218,7 +218,7 @@ func TestOptionLikeValuesThatAreSafe(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			res, err := reg.Call(context.Background(), tt.id, registry.Call{Input: tt.input})
+			res, err := reg.Call(context.Background(), tt.id, registry.Call{WorkspaceCode: true, Input: tt.input})
 			if _, statErr := os.Stat(marker); statErr == nil {
 				os.Remove(marker)
 				t.Fatalf("the value became an option: the marker was written")
@@ -257,7 +257,7 @@ func TestOptionLikeDefaultRefused(t *testing.T) {
 	tool := New("inject", &spec.Tool{ID: "inject.default", Command: "go", Args: []string{"vet"},
 		Inputs:     map[string]*spec.Input{"pkg": {Type: "string", Arg: &last, Default: "-toolexec=./x.sh"}},
 		InputOrder: []string{"pkg"}}, Options{Workspace: ws})
-	res, err := tool.Call(context.Background(), registry.Call{Input: map[string]any{}})
+	res, err := tool.Call(context.Background(), registry.Call{WorkspaceCode: true, Input: map[string]any{}})
 	if _, statErr := os.Stat(marker); statErr == nil {
 		t.Fatal("the default became an option: the marker was written")
 	}

@@ -87,7 +87,7 @@ func TestMissingWorkdir(t *testing.T) {
 		{"file.txt", failure.InvalidInput, `"file.txt" is not a directory`},
 	}
 	for _, tt := range tests {
-		_, err := reg.Call(context.Background(), "envdemo.leak", registry.Call{Input: map[string]any{"workdir": tt.workdir}})
+		_, err := reg.Call(context.Background(), "envdemo.leak", registry.Call{WorkspaceCode: true, Input: map[string]any{"workdir": tt.workdir}})
 		var fe *failure.Error
 		if failure.CodeOf(err) != tt.code || !errors.As(err, &fe) || fe.Field != "workdir" || !strings.Contains(err.Error(), tt.want) ||
 			strings.Contains(err.Error(), "executable") {

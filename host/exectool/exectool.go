@@ -88,6 +88,7 @@ func Register(reg *registry.Registry, set *spec.Set, opts Options) error {
 				Idempotent:           t.Idempotent,
 				SideEffects:          sideEffects,
 				FailureCodes:         cliFailureCodes,
+				WorkspaceCode:        t.RunsWorkspaceCode(),
 				Source:               f.Source,
 				Command:              append([]string{t.Command}, t.Args...),
 				Version:              "1",

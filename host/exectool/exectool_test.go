@@ -88,7 +88,7 @@ func newRegistry(t *testing.T) (*registry.Registry, string) {
 
 func TestCallParsesDiagnostics(t *testing.T) {
 	reg, _ := newRegistry(t)
-	res, err := reg.Call(context.Background(), "demo.build", registry.Call{Input: map[string]any{"path": "src"}})
+	res, err := reg.Call(context.Background(), "demo.build", registry.Call{WorkspaceCode: true, Input: map[string]any{"path": "src"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,7 +124,7 @@ func TestCallBuildsArgv(t *testing.T) {
 		{map[string]any{"path": "src", "workdir": "src"}, "first|second|.|"},
 	}
 	for _, tt := range tests {
-		res, err := reg.Call(context.Background(), "demo.args", registry.Call{Input: tt.input})
+		res, err := reg.Call(context.Background(), "demo.args", registry.Call{WorkspaceCode: true, Input: tt.input})
 		if err != nil {
 			t.Errorf("input %v: %v", tt.input, err)
 			continue
@@ -175,7 +175,7 @@ func TestCallRejectsBadInput(t *testing.T) {
 		{"demo.format", map[string]any{}, failure.Precondition, ""}, // needs confirmation
 	}
 	for _, tt := range tests {
-		_, err := reg.Call(context.Background(), tt.id, registry.Call{Input: tt.input})
+		_, err := reg.Call(context.Background(), tt.id, registry.Call{WorkspaceCode: true, Input: tt.input})
 		if failure.CodeOf(err) != tt.code {
 			t.Errorf("%s %v: err = %v, want %s", tt.id, tt.input, err, tt.code)
 			continue
@@ -212,7 +212,7 @@ func TestFallbackOnlyWhenMissing(t *testing.T) {
 
 func TestConfirmedAndSuccessCodes(t *testing.T) {
 	reg, _ := newRegistry(t)
-	res, err := reg.Call(context.Background(), "demo.format", registry.Call{Confirmed: true})
+	res, err := reg.Call(context.Background(), "demo.format", registry.Call{WorkspaceCode: true, Confirmed: true})
 	if err != nil || !res.OK {
 		t.Errorf("confirmed format: %v %+v", err, res)
 	}

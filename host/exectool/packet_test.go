@@ -92,7 +92,7 @@ func TestPacketGoVet(t *testing.T) {
 	const loc = "main.go:6:14"
 	vet := func(t *testing.T, reg *registry.Registry, input map[string]any) *registry.Result {
 		t.Helper()
-		res, err := reg.Call(context.Background(), "go.vet", registry.Call{Input: input})
+		res, err := reg.Call(context.Background(), "go.vet", registry.Call{WorkspaceCode: true, Input: input})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -152,7 +152,7 @@ func TestPacketGoVet(t *testing.T) {
 func TestPacketKeepsUnparsedFailure(t *testing.T) {
 	root := t.TempDir() // no go.mod: go vet fails before vetting anything
 	reg := goRegistry(t, root, "")
-	res, err := reg.Call(context.Background(), "go.vet", registry.Call{Input: map[string]any{"packet": "compact"}})
+	res, err := reg.Call(context.Background(), "go.vet", registry.Call{WorkspaceCode: true, Input: map[string]any{"packet": "compact"}})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestPacketRefused(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := reg.Call(context.Background(), tt.tool, registry.Call{Input: tt.input})
+			_, err := reg.Call(context.Background(), tt.tool, registry.Call{WorkspaceCode: true, Input: tt.input})
 			var fe *failure.Error
 			if !errors.As(err, &fe) || fe.Code != failure.InvalidInput || fe.Field != "packet" {
 				t.Errorf("err = %v, want invalid_input naming packet", err)

@@ -85,7 +85,7 @@ func shapeRegistry(t *testing.T) *registry.Registry {
 
 func call(t *testing.T, reg *registry.Registry, id string) *registry.Result {
 	t.Helper()
-	res, err := reg.Call(context.Background(), id, registry.Call{Input: map[string]any{}})
+	res, err := reg.Call(context.Background(), id, registry.Call{WorkspaceCode: true, Input: map[string]any{}})
 	if err != nil {
 		t.Fatal(err)
 	}

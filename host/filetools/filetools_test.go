@@ -53,7 +53,7 @@ func setup(t *testing.T, files map[string]string) (*registry.Registry, string) {
 // call runs a tool confirmed and decodes its data into out.
 func call(t *testing.T, reg *registry.Registry, id string, input map[string]any, out any) error {
 	t.Helper()
-	res, err := reg.Call(context.Background(), id, registry.Call{Input: input, Confirmed: true})
+	res, err := reg.Call(context.Background(), id, registry.Call{WorkspaceCode: true, Input: input, Confirmed: true})
 	if err != nil {
 		return err
 	}
@@ -439,7 +439,7 @@ func TestWrite(t *testing.T) {
 // Writes change files: without confirmation nothing runs.
 func TestWriteNeedsConfirmation(t *testing.T) {
 	reg, dir := setup(t, map[string]string{"notes.txt": "old\n"})
-	_, err := reg.Call(context.Background(), "workspace.write_file", registry.Call{Input: map[string]any{"path": "notes.txt", "content": "new\n"}})
+	_, err := reg.Call(context.Background(), "workspace.write_file", registry.Call{WorkspaceCode: true, Input: map[string]any{"path": "notes.txt", "content": "new\n"}})
 	wantFailure(t, err, failure.Precondition, "")
 	if got, _ := os.ReadFile(filepath.Join(dir, "notes.txt")); string(got) != "old\n" {
 		t.Errorf("written without confirmation: %q", got)

@@ -86,7 +86,7 @@ func TestWriteRouting(t *testing.T) {
 			p := filepath.Join(dir, filepath.FromSlash(tt.file))
 			before, _ := os.ReadFile(p)
 			n := len(records(t, dir))
-			res, err := h.Registry.Call(context.Background(), "workspace."+tt.tool, registry.Call{Input: tt.input, Confirmed: true})
+			res, err := h.Registry.Call(context.Background(), "workspace."+tt.tool, registry.Call{WorkspaceCode: true, Input: tt.input, Confirmed: true})
 			after, _ := os.ReadFile(p)
 			if tt.code != "" {
 				if failure.CodeOf(err) != tt.code {

@@ -159,14 +159,14 @@ func (ts *tools) apply(ctx context.Context, call registry.Call, op string, t *ta
 		if dryRun {
 			forward["dry_run"] = true
 		}
-		res, err := ts.opts.Registry.Call(ctx, id, registry.Call{Input: forward, Confirmed: call.Confirmed, Progress: call.Progress})
+		res, err := ts.opts.Registry.Call(ctx, id, registry.Call{Input: forward, Confirmed: call.Confirmed, WorkspaceCode: call.WorkspaceCode, Progress: call.Progress})
 		if err != nil {
 			return nil, err
 		}
 		return withGate(res, id), nil
 	}
 	lang := ts.language(t.rel)
-	req := gate.Request{Tool: Namespace + "." + op, Operation: op, Policy: policy, DryRun: dryRun,
+	req := gate.Request{Tool: Namespace + "." + op, Operation: op, Policy: policy, DryRun: dryRun, WorkspaceCode: call.WorkspaceCode,
 		Edits: []gate.Edit{{Path: t.rel, Abs: t.abs, Exists: t.exists, Old: t.old, New: content}}}
 	if lang != nil {
 		req.Language, req.Gate = lang.Language.ID, lang.GateTool()

@@ -65,6 +65,10 @@ type Request struct {
 	Edits  []Edit
 	Policy string // NewErrors when ""
 	DryRun bool
+	// WorkspaceCode is the user's consent to run code the workspace
+	// controls (registry.Call.WorkspaceCode): a gate tool that runs some
+	// (cargo check runs build.rs) checks the edit only with it.
+	WorkspaceCode bool
 }
 
 // Options are the host settings of a gate.
@@ -119,6 +123,11 @@ func Run(ctx context.Context, opts Options, req Request) (*Result, error) {
 		trace = append(trace, "no gate")
 	} else {
 		res.Gate = req.Gate.ID
+		if code := req.Gate.RunsWorkspaceCode(); code != "" && !req.WorkspaceCode {
+			return nil, &failure.Error{Code: failure.Precondition, Field: "workspace_code",
+				Message: fmt.Sprintf("%s checks %s with %s, which runs code the workspace controls (%s), and this workspace is not trusted: "+
+					"run `langhost trust` to trust it, or pass --allow-workspace-code to allow it for this call", req.Tool, req.Edits[0].Path, req.Gate.ID, code)}
+		}
 		before, after, err := check(ctx, opts, req)
 		if err != nil {
 			return nil, err

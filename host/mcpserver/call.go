@@ -50,7 +50,10 @@ func (s *server) handler(t *registry.Tool, confirmed bool) mcp.ToolHandler {
 				input["detail"] = mcpDetail
 			}
 		}
-		call := registry.Call{Input: input, Confirmed: confirmed}
+		// A tool that runs the workspace's code says so in its description
+		// and is not annotated read-only in an untrusted workspace
+		// (lean.go): the client's approval of the call is the consent.
+		call := registry.Call{Input: input, Confirmed: confirmed, WorkspaceCode: true}
 		var p *progress
 		if token := req.Params.GetProgressToken(); token != nil && req.Session != nil {
 			p = &progress{session: req.Session, token: token, ctx: ctx}

@@ -22,8 +22,8 @@ import (
 // maxPropertyDescription caps an input property's description.
 const maxPropertyDescription = 160
 
-// mcpTool describes t to MCP clients.
-func mcpTool(t *registry.Tool, withOutput bool) (*mcp.Tool, error) {
+// mcpTool describes t to MCP clients of a workspace the user trusts or not.
+func mcpTool(t *registry.Tool, withOutput, trusted bool) (*mcp.Tool, error) {
 	name := toolname.Name(t.ID)
 	if !toolname.Valid(name) {
 		return nil, fmt.Errorf("MCP name %q is not valid", name)
@@ -52,12 +52,21 @@ func mcpTool(t *registry.Tool, withOutput bool) (*mcp.Tool, error) {
 	// A client asks its user before a destructive call (MCP conventions
 	// in DESIGN.md): every tool that changes the workspace's files says so.
 	destructive := !t.ReadOnly && (t.RequiresConfirmation || transactional(t))
+	readOnly := t.ReadOnly
+	if t.WorkspaceCode != "" && !trusted {
+		// Calling it runs the workspace's code, so the client's approval
+		// is the user's consent (SECURITY.md): no client may take it for
+		// read-only and call it unasked, and the model and the user read
+		// what will run.
+		readOnly = false
+		desc = strings.TrimSpace(desc + " " + WorkspaceCodeClause(t))
+	}
 	mt := &mcp.Tool{
 		Name:        name,
 		Description: desc,
 		InputSchema: lean,
 		Annotations: &mcp.ToolAnnotations{
-			ReadOnlyHint:    t.ReadOnly,
+			ReadOnlyHint:    readOnly,
 			DestructiveHint: &destructive,
 			IdempotentHint:  t.Idempotent,
 			OpenWorldHint:   &openWorld,
@@ -69,6 +78,12 @@ func mcpTool(t *registry.Tool, withOutput bool) (*mcp.Tool, error) {
 		mt.OutputSchema = outputSchema(t)
 	}
 	return mt, nil
+}
+
+// WorkspaceCodeClause is the sentence a tool's description gets in an
+// untrusted workspace when the tool runs the workspace's code.
+func WorkspaceCodeClause(t *registry.Tool) string {
+	return "Runs code this untrusted workspace controls: " + strings.TrimSuffix(t.WorkspaceCode, ".") + "."
 }
 
 // firstSentence returns the first sentence of a description: up to the

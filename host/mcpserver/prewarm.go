@@ -80,11 +80,28 @@ func (srv *Server) warm(g *generation) {
 	}
 	var langs []string
 	warmers := map[string]registry.Warmer{}
+	runsCode := map[string]bool{}
 	for _, t := range g.tools {
-		if w, ok := t.Handler.(registry.Warmer); ok && warmers[t.Language] == nil {
+		w, ok := t.Handler.(registry.Warmer)
+		if !ok {
+			continue
+		}
+		runsCode[t.Language] = runsCode[t.Language] || t.WorkspaceCode != ""
+		if warmers[t.Language] == nil {
 			warmers[t.Language] = w
 			langs = append(langs, t.Language)
 		}
+	}
+	if !g.h.Config.Trust.Trusted {
+		// A server that would run the workspace's code (csharp-ls's
+		// design-time build) starts only when a call the client approved
+		// needs it.
+		langs = slices.DeleteFunc(langs, func(l string) bool {
+			if runsCode[l] {
+				srv.log.Debug("not prewarmed: its server runs the code of this untrusted workspace", "language", l)
+			}
+			return runsCode[l]
+		})
 	}
 	if len(langs) == 0 {
 		return

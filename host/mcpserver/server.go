@@ -291,7 +291,7 @@ func (srv *Server) generation(h *host.Host) (*generation, error) {
 	}
 	g := &generation{server: s, byID: map[string]*registry.Tool{}, defs: map[string]*mcp.Tool{}, names: names}
 	for _, t := range tools {
-		mt, err := mcpTool(t, srv.opts.OutputSchemas)
+		mt, err := mcpTool(t, srv.opts.OutputSchemas, h.Config.Trust.Trusted)
 		if err != nil {
 			srv.log.Error("tool not served", "tool", t.ID, "error", err)
 			continue

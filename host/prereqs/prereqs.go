@@ -3,6 +3,7 @@
 package prereqs
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"io"
@@ -34,6 +35,9 @@ type Tool struct {
 	InstallNote     string  `json:"installNote,omitempty"`
 	FallbackInstall string  `json:"fallbackInstall,omitempty"`
 	Status          *Status `json:"status,omitempty"` // set by Check
+	// WorkspaceCode names the code the workspace controls that the tool
+	// runs; empty when it runs none.
+	WorkspaceCode string `json:"workspaceCode,omitempty"`
 	// More lists the alternatives after the fallback, in order: a
 	// language may name several language servers.
 	More []Alternative `json:"more,omitempty"`
@@ -136,7 +140,7 @@ func Collect(set *spec.Set, ids []string) ([]Language, error) {
 		for _, key := range f.ToolOrder {
 			t := f.Tools[key]
 			r := Tool{ID: t.ID, Command: t.Command, CommandLine: commandLine(t, t.Command, t.Args),
-				Purpose: t.Description, Install: t.Install}
+				Purpose: t.Description, Install: t.Install, WorkspaceCode: t.RunsWorkspaceCode()}
 			if fb := t.Fallback; fb != nil {
 				r.Fallback, r.FallbackCommand, r.FallbackInstall = commandLine(t, fb.Command, fb.Args), fb.Command, fb.Install
 			}
@@ -148,7 +152,8 @@ func Collect(set *spec.Set, ids []string) ([]Language, error) {
 			first := s.Candidates[0]
 			r := Tool{ID: f.Language.ID + " (language server)", Command: first.Command,
 				CommandLine: serverLine(first),
-				Purpose:     "semantic operations (references, implementations, rename, ...)", Install: first.Install}
+				Purpose:     "semantic operations (references, implementations, rename, ...)", Install: first.Install,
+				WorkspaceCode: serverWorkspaceCode(s.Candidates)}
 			for i, alt := range s.Candidates[1:] {
 				if i == 0 {
 					r.Fallback, r.FallbackCommand, r.FallbackInstall = serverLine(alt), alt.Command, alt.Install
@@ -165,6 +170,23 @@ func Collect(set *spec.Set, ids []string) ([]Language, error) {
 		out = append(out, l)
 	}
 	return out, nil
+}
+
+// serverWorkspaceCode says what workspace code the language server runs:
+// the first candidate's that runs some, in a trusted workspace only when
+// it has a safe mode.
+func serverWorkspaceCode(servers []*spec.Server) string {
+	for _, s := range servers {
+		code := s.RunsWorkspaceCode()
+		switch {
+		case code == "":
+		case s.SafeMode != nil:
+			return s.Name + ": " + code + ", in a trusted workspace only (safe mode otherwise)"
+		default:
+			return s.Name + ": " + code
+		}
+	}
+	return ""
 }
 
 func serverLine(s *spec.Server) string { return quoteArgs(append([]string{s.Command}, s.Args...)) }
@@ -215,17 +237,17 @@ func Markdown(w io.Writer, langs []Language) error {
 		fmt.Fprintf(&b, "\n## %s (`%s`)\n\n", l.Name, l.ID)
 		checked := len(l.Tools) > 0 && l.Tools[0].Status != nil
 		if checked {
-			b.WriteString("| Tool | Command | Purpose | Fallback | Install | Status |\n|---|---|---|---|---|---|\n")
+			b.WriteString("| Tool | Command | Purpose | Runs workspace code | Fallback | Install | Status |\n|---|---|---|---|---|---|---|\n")
 		} else {
-			b.WriteString("| Tool | Command | Purpose | Fallback | Install |\n|---|---|---|---|---|\n")
+			b.WriteString("| Tool | Command | Purpose | Runs workspace code | Fallback | Install |\n|---|---|---|---|---|---|\n")
 		}
 		for _, t := range l.Tools {
 			lines, installs := []string{}, []string{installCell(t.Command, t.Install)}
 			for _, alt := range t.fallbacks() {
 				lines, installs = append(lines, alt.CommandLine), append(installs, installCell(alt.Command, alt.Install))
 			}
-			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s | %s |", t.ID, escape(t.CommandLine), cellOrDash(escape(t.Purpose)),
-				codeList(lines...), cellOrDash(strings.Join(slices.DeleteFunc(installs, func(s string) bool { return s == "" }), "; ")))
+			fmt.Fprintf(&b, "| `%s` | `%s` | %s | %s | %s | %s |", t.ID, escape(t.CommandLine), cellOrDash(escape(t.Purpose)),
+				cmp.Or(escape(t.WorkspaceCode), "no"), codeList(lines...), cellOrDash(strings.Join(slices.DeleteFunc(installs, func(s string) bool { return s == "" }), "; ")))
 			if checked {
 				fmt.Fprintf(&b, " %s |", statusCell(t.Status))
 			}

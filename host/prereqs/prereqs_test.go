@@ -98,8 +98,8 @@ func TestMarkdown(t *testing.T) {
 	md := buf.String()
 	for _, want := range []string{
 		"## Demo (`demo`)",
-		"| `demo.build` | `dotnet build [<project>] --no-restore [--configuration <configuration>]` | Build \\| compile | - | `pkg:nuget/dotnet-sdk`: `dotnet tool install -g dotnet-sdk` |",
-		"| `demo.format` | `ormolu --mode inplace [<path>]` | Format | `fourmolu --mode inplace [<path>]` | `pkg:hackage/fourmolu` (install fourmolu as its project documents) |",
+		"| `demo.build` | `dotnet build [<project>] --no-restore [--configuration <configuration>]` | Build \\| compile | no | - | `pkg:nuget/dotnet-sdk`: `dotnet tool install -g dotnet-sdk` |",
+		"| `demo.format` | `ormolu --mode inplace [<path>]` | Format | no | `fourmolu --mode inplace [<path>]` | `pkg:hackage/fourmolu` (install fourmolu as its project documents) |",
 		"| `demo-ls` | demo |",
 		"| `fourmolu` | demo (fallback) | `pkg:hackage/fourmolu` (install fourmolu as its project documents) |",
 	} {
@@ -166,7 +166,7 @@ semantic: {servers: [a-ls, b-ls, c-ls]}
 		t.Fatal(err)
 	}
 	for _, want := range []string{
-		"| `demo (language server)` | `a-ls --stdio` | semantic operations (references, implementations, rename, ...) | `b-ls`, `c-ls serve` | `pkg:npm/a-ls`: `npm i -g a-ls`; `pkg:npm/b-ls`: `npm i -g b-ls`; `pkg:npm/c-ls`: `npm i -g c-ls` |",
+		"| `demo (language server)` | `a-ls --stdio` | semantic operations (references, implementations, rename, ...) | no | `b-ls`, `c-ls serve` | `pkg:npm/a-ls`: `npm i -g a-ls`; `pkg:npm/b-ls`: `npm i -g b-ls`; `pkg:npm/c-ls`: `npm i -g c-ls` |",
 		"| `c-ls` | demo (fallback) | `pkg:npm/c-ls`: `npm i -g c-ls` |",
 	} {
 		if !strings.Contains(buf.String(), want) {

@@ -45,9 +45,15 @@ type Tool struct {
 	// SideEffects says what the tool may change: none, workspace, external.
 	SideEffects  string   `json:"sideEffects"`
 	FailureCodes []string `json:"failureCodes"`
-	Source       string   `json:"source"`            // spec file the tool came from
-	Command      []string `json:"command,omitempty"` // CLI tools: the argv template
-	Version      string   `json:"version"`           // version of the tool contract
+	// WorkspaceCode names, in one clause, the code the workspace controls
+	// that the tool runs (its tests, build scripts, a linter's config, a
+	// language server's project build); empty when it runs none. In an
+	// untrusted workspace such a tool runs only with the user's consent
+	// (Call.WorkspaceCode).
+	WorkspaceCode string   `json:"workspaceCode,omitempty"`
+	Source        string   `json:"source"`            // spec file the tool came from
+	Command       []string `json:"command,omitempty"` // CLI tools: the argv template
+	Version       string   `json:"version"`           // version of the tool contract
 
 	Handler Handler `json:"-"`
 	// LoadSchemas, if set, supplies InputSchema and OutputSchema when the
@@ -86,6 +92,11 @@ type Warmer interface {
 type Call struct {
 	Input     map[string]any
 	Confirmed bool // the caller allowed side effects
+	// WorkspaceCode is the user's consent to run code the workspace
+	// controls: a trusted workspace, a per-call consent on the CLI
+	// (--allow-workspace-code) or an MCP client's approval of a tool that
+	// says it runs such code.
+	WorkspaceCode bool
 	// Progress, if set, receives progress reports of long runs.
 	Progress func(message string, percent float64)
 }
@@ -451,5 +462,17 @@ func (r *Registry) Call(ctx context.Context, id string, call Call) (*Result, err
 		return nil, &failure.Error{Code: failure.Precondition,
 			Message: fmt.Sprintf("%s changes files and needs confirmation: pass --yes or allow it in the config (tools.allow)", id)}
 	}
+	if t.WorkspaceCode != "" && !call.WorkspaceCode {
+		return nil, WorkspaceCodeRefusal(t)
+	}
 	return t.Handler.Call(ctx, call)
+}
+
+// WorkspaceCodeRefusal is the error of a call that would run the
+// workspace's code without the user's consent. It names both ways
+// forward.
+func WorkspaceCodeRefusal(t *Tool) error {
+	return &failure.Error{Code: failure.Precondition, Field: "workspace_code",
+		Message: fmt.Sprintf("%s runs code the workspace controls (%s) and this workspace is not trusted: "+
+			"run `langhost trust` to trust it, or pass --allow-workspace-code to allow it for this call", t.ID, t.WorkspaceCode)}
 }

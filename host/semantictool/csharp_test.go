@@ -171,7 +171,7 @@ func TestRoslynDialectThroughPlugin(t *testing.T) {
 func TestCSharpServerMissing(t *testing.T) {
 	t.Setenv("PATH", t.TempDir()) // neither roslyn-language-server nor csharp-ls
 	h := newHost(t, roslyntest.Shapes())
-	_, err := h.Registry.Call(context.Background(), "csharp.find_symbol", registry.Call{Input: map[string]any{"query": "IShape"}})
+	_, err := h.Registry.Call(context.Background(), "csharp.find_symbol", registry.Call{WorkspaceCode: true, Input: map[string]any{"query": "IShape"}})
 	if failure.CodeOf(err) != failure.Precondition {
 		t.Errorf("err = %v, want precondition_failed naming the missing server", err)
 	}
@@ -179,7 +179,7 @@ func TestCSharpServerMissing(t *testing.T) {
 
 // callCS calls a tool and decodes its data.
 func callCS(h *host.Host, id string, input map[string]any) (map[string]any, error) {
-	res, err := h.Registry.Call(context.Background(), id, registry.Call{Input: input})
+	res, err := h.Registry.Call(context.Background(), id, registry.Call{WorkspaceCode: true, Input: input})
 	if err != nil {
 		return nil, err
 	}

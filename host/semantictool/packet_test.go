@@ -56,7 +56,7 @@ func TestSpecDefaultPacket(t *testing.T) {
 	}
 	packetOf := func(input map[string]any) *diagnostic.Packet {
 		t.Helper()
-		res, err := h.Registry.Call(context.Background(), "pyx.diagnostics", registry.Call{Input: input})
+		res, err := h.Registry.Call(context.Background(), "pyx.diagnostics", registry.Call{WorkspaceCode: true, Input: input})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -76,7 +76,7 @@ func TestSpecDefaultPacket(t *testing.T) {
 		t.Errorf("raw asked, packet = %+v", p)
 	}
 	// Operations without a packet input are called as before.
-	if _, err := h.Registry.Call(context.Background(), "pyx.file_symbols", registry.Call{Input: map[string]any{"file": "a.py"}}); err != nil {
+	if _, err := h.Registry.Call(context.Background(), "pyx.file_symbols", registry.Call{WorkspaceCode: true, Input: map[string]any{"file": "a.py"}}); err != nil {
 		t.Errorf("file_symbols: %v", err)
 	}
 }

@@ -71,7 +71,7 @@ semantic:
 	if want := "lines.count_lines/semantic lines.echo/cli lines.semantic_echo/semantic"; strings.Join(got, " ") != want {
 		t.Errorf("tools = %v, want %s (and none of the built-in plugins' languages)", got, want)
 	}
-	res, err := h.Registry.Call(context.Background(), "lines.semantic_echo", registry.Call{Input: map[string]any{"message": "hello"}})
+	res, err := h.Registry.Call(context.Background(), "lines.semantic_echo", registry.Call{WorkspaceCode: true, Input: map[string]any{"message": "hello"}})
 	if err != nil || string(res.Data) != `{"message":"hello"}` {
 		t.Errorf("lines.semantic_echo = %+v, %v", res, err)
 	}
@@ -120,7 +120,7 @@ func TestInvalidPluginOutput(t *testing.T) {
 semantic:
   command: lines-server
   plugin: `+plugin+"\n")
-	_, err := h.Registry.Call(context.Background(), "lines.broken_output", registry.Call{Input: map[string]any{}})
+	_, err := h.Registry.Call(context.Background(), "lines.broken_output", registry.Call{WorkspaceCode: true, Input: map[string]any{}})
 	if failure.CodeOf(err) != failure.Internal || !strings.Contains(err.Error(), "invalid JSON") {
 		t.Errorf("err = %v, want internal: invalid JSON", err)
 	}

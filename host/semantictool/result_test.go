@@ -30,7 +30,7 @@ semantic:
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			res, err := h.Registry.Call(context.Background(), "lines.echo", registry.Call{Input: c.input})
+			res, err := h.Registry.Call(context.Background(), "lines.echo", registry.Call{WorkspaceCode: true, Input: c.input})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -8,6 +8,7 @@ package semantictool
 
 import (
 	"bytes"
+	"cmp"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -56,7 +57,12 @@ func Plugin(s *spec.Semantic) (plugins.Launch, error) {
 // registered. Languages served by a built-in plugin that this program does
 // not carry (a host built without plugins.Builtins) are skipped. The error
 // is for what stops every language: a cancelled ctx.
-func Register(ctx context.Context, reg *registry.Registry, set *spec.Set, ws *workspace.Root, manager *plugins.Manager, logger hclog.Logger) ([]*spec.FileError, error) {
+//
+// trusted says whether the user trusts the workspace: a server with a safe
+// mode (spec.SafeMode) then starts as usual, and in an untrusted one in
+// its safe mode; the tools record what workspace code they run
+// (registry.Tool.WorkspaceCode).
+func Register(ctx context.Context, reg *registry.Registry, set *spec.Set, ws *workspace.Root, trusted bool, manager *plugins.Manager, logger hclog.Logger) ([]*spec.FileError, error) {
 	var problems []*spec.FileError
 	memo := &schemaMemo{loads: map[string]func() *jsonschema.Schema{}}
 	for _, f := range set.Languages {
@@ -64,7 +70,7 @@ func Register(ctx context.Context, reg *registry.Registry, set *spec.Set, ws *wo
 		if s == nil {
 			continue
 		}
-		err := register(ctx, reg, f, ws, manager, memo, logger)
+		err := register(ctx, reg, f, ws, trusted, manager, memo, logger)
 		switch {
 		case err == nil:
 		case ctx.Err() != nil:
@@ -82,7 +88,7 @@ func Register(ctx context.Context, reg *registry.Registry, set *spec.Set, ws *wo
 }
 
 // register adds the tools of one language.
-func register(ctx context.Context, reg *registry.Registry, f *spec.File, ws *workspace.Root, manager *plugins.Manager, memo *schemaMemo, logger hclog.Logger) error {
+func register(ctx context.Context, reg *registry.Registry, f *spec.File, ws *workspace.Root, trusted bool, manager *plugins.Manager, memo *schemaMemo, logger hclog.Logger) error {
 	launch, err := Plugin(f.Semantic)
 	if err != nil {
 		return err
@@ -99,12 +105,27 @@ func register(ctx context.Context, reg *registry.Registry, f *spec.File, ws *wor
 	if err != nil {
 		return err
 	}
+	if !trusted {
+		// The plugin starts a server that has a safe mode in it.
+		cfg = append(cfg[:len(cfg)-1], `,"untrusted":true}`...)
+	}
+	serverCode := serverWorkspaceCode(f.Semantic, trusted)
+	warmOp := ""
+	for _, op := range desc.Operations {
+		if op.Name == warmOperation && op.SideEffects != pluginapi.SideEffectsWorkspace && !op.NoServer {
+			warmOp = op.Name
+		}
+	}
 	launch.Name = f.Language.ID + "-agent"
 	pspec := plugins.Spec{Launch: launch, Open: pluginapi.OpenRequest{Root: ws.Dir(), Language: f.Language.ID, Config: cfg}}
 	tools := make([]*registry.Tool, 0, len(desc.Operations))
 	ids := make(map[string]bool, len(desc.Operations))
 	for _, op := range desc.Operations {
-		t := tool(f, op, &pluginOp{manager: manager, spec: pspec, op: op.Name, packet: defaultPacket(f, op)}, reg, memo)
+		t := tool(f, op, &pluginOp{manager: manager, spec: pspec, op: op.Name, packet: defaultPacket(f, op), warmOp: warmOp}, reg, memo)
+		t.WorkspaceCode = op.WorkspaceCode
+		if t.WorkspaceCode == "" && !op.NoServer {
+			t.WorkspaceCode = serverCode
+		}
 		if reg.Has(t.ID) || ids[t.ID] {
 			return fmt.Errorf("plugin %s: operation %s: the tool id %s is taken", desc.Name, op.Name, t.ID)
 		}
@@ -118,6 +139,32 @@ func register(ctx context.Context, reg *registry.Registry, f *spec.File, ws *wor
 		}
 	}
 	return nil
+}
+
+// warmOperation is the operation that warms a plugin's language server:
+// it starts the server and waits until the workspace has loaded, and asks
+// it nothing else.
+const warmOperation = "load_status"
+
+// serverWorkspaceCode says what workspace code starting the language
+// server of s runs, in a clause naming the server, or "" when it runs
+// none. A server with a safe mode runs none in an untrusted workspace.
+// Of several candidates, the first that would run some is named: which
+// one starts depends on what is installed when it starts.
+func serverWorkspaceCode(s *spec.Semantic, trusted bool) string {
+	servers := s.Candidates
+	if len(servers) == 0 {
+		servers = []*spec.Server{&s.Server}
+	}
+	for _, srv := range servers {
+		if srv.SafeMode != nil && !trusted {
+			continue
+		}
+		if code := srv.RunsWorkspaceCode(); code != "" {
+			return fmt.Sprintf("its language server %s: %s", cmp.Or(srv.Name, srv.Command), code)
+		}
+	}
+	return ""
 }
 
 // tool builds the registry entry of op. Its id is <lang>.<op>, or
@@ -229,6 +276,11 @@ type pluginOp struct {
 	op      string
 	// packet is the spec's default packet, for an operation that takes one.
 	packet string
+	// warmOp, if set, is the read-only operation Warm runs so that the
+	// language server has started and loaded the workspace when it
+	// returns: a plugin may start its server only with the first
+	// operation that needs it (the C# agent does).
+	warmOp string
 }
 
 // defaultPacket is the language's default packet if op takes a packet
@@ -250,7 +302,11 @@ func defaultPacket(f *spec.File, op pluginapi.Operation) string {
 // running an operation (registry.Warmer). Callers that arrive meanwhile
 // share the start (plugins.Manager.Get).
 func (h *pluginOp) Warm(ctx context.Context) error {
-	_, err := h.manager.Get(ctx, h.spec, nil)
+	agent, err := h.manager.Get(ctx, h.spec, nil)
+	if err != nil || h.warmOp == "" {
+		return err
+	}
+	_, err = agent.Invoke(ctx, pluginapi.InvokeRequest{Operation: h.warmOp, Input: json.RawMessage("{}")}, nil)
 	return err
 }
 

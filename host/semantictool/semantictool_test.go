@@ -52,7 +52,7 @@ type reference struct {
 }
 
 func findReferences(t testing.TB, h *host.Host, input map[string]any) ([]reference, error) {
-	res, err := h.Registry.Call(context.Background(), "go.find_references", registry.Call{Input: input})
+	res, err := h.Registry.Call(context.Background(), "go.find_references", registry.Call{WorkspaceCode: true, Input: input})
 	if err != nil {
 		return nil, err
 	}

@@ -29,7 +29,7 @@ func TestShippedSemanticBlocks(t *testing.T) {
 			t.Parallel()
 			builtintest.RequireTools(t, tt.server)
 			h := newHost(t, "../../plugins/semantic/testdata/"+tt.fixture)
-			res, err := h.Registry.Call(context.Background(), tt.tool, registry.Call{Input: tt.input})
+			res, err := h.Registry.Call(context.Background(), tt.tool, registry.Call{WorkspaceCode: true, Input: tt.input})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -263,6 +263,23 @@ func validateServer(srv *Server, path string, node *yaml.Node, report func(*yaml
 			report(at("version", "regex"), path+".version.regex", fmt.Sprintf("invalid regex: %v", err))
 		}
 	}
+	checkWorkspaceCode(srv.WorkspaceCode, at("workspaceCode"), path+".workspaceCode", report)
+}
+
+// maxWorkspaceCode bounds the workspaceCode clause, which every client
+// shows in the tool's description.
+const maxWorkspaceCode = 200
+
+// checkWorkspaceCode checks a workspaceCode clause: "none" or one short
+// line that says what runs.
+func checkWorkspaceCode(clause string, n *yaml.Node, field string, report func(*yaml.Node, string, string)) {
+	switch {
+	case clause == "":
+	case strings.ContainsAny(clause, "\r\n"):
+		report(n, field, "must be one line: a clause naming the workspace code that runs, or none")
+	case len(clause) > maxWorkspaceCode:
+		report(n, field, fmt.Sprintf("is %d bytes long, more than %d: name what runs in one clause", len(clause), maxWorkspaceCode))
+	}
 }
 
 // checkCommand checks the executable of a tool or server.
@@ -319,6 +336,7 @@ func validateTool(t *Tool, path string, node *yaml.Node, report func(*yaml.Node,
 		}
 		checkPosition(*pos.v, t, at(pos.name), path+"."+pos.name, report)
 	}
+	checkWorkspaceCode(t.WorkspaceCode, at("workspaceCode"), path+".workspaceCode", report)
 	if len(t.ConfigArg) > 1 {
 		report(at("configArg"), path+".configArg", "expected at most one flag, e.g. [--configuration]")
 	}

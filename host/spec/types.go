@@ -87,6 +87,7 @@ type Tool struct {
 	Env                  map[string]string       `yaml:"env,omitempty" json:"env,omitempty" jsonschema:"extra environment variables"`
 	PassEnv              []string                `yaml:"passEnv,omitempty" json:"passEnv,omitempty" jsonschema:"host environment variables the tool gets although they look secret (API keys, tokens), which tools otherwise never see"`
 	Inputs               map[string]*Input       `yaml:"inputs,omitempty" json:"inputs,omitempty" jsonschema:"extra parameters and overrides of project/path/script/configuration"`
+	WorkspaceCode        string                  `yaml:"workspaceCode,omitempty" json:"workspaceCode,omitempty" jsonschema:"the code the workspace controls that the tool runs, in one clause (the package's tests, build.rs and proc macros, eslint.config.js), or none; such a tool runs in an untrusted workspace only with the user's consent"`
 	EndOfOptions         bool                    `yaml:"endOfOptions,omitempty" json:"endOfOptions,omitempty" jsonschema:"put -- before the positional inputs so that none can be read as an option; every positional input must append (-1), and command and fallback must accept --"`
 
 	// Key is the tool's key in the tools map.
@@ -157,10 +158,48 @@ type Server struct {
 	DiagnosticsQuiet      Duration          `yaml:"diagnosticsQuiet,omitempty" json:"diagnosticsQuiet,omitempty" jsonschema:"for a server that publishes a file's diagnostics only when they change: after an edit, this much silence means they did not"`
 	Install               string            `yaml:"install,omitempty" json:"install,omitempty" jsonschema:"package URL of the server"`
 	Version               *VersionProbe     `yaml:"version,omitempty" json:"version,omitempty"`
+	WorkspaceCode         string            `yaml:"workspaceCode,omitempty" json:"workspaceCode,omitempty" jsonschema:"the code the workspace controls that the server runs when it starts, in one clause (an MSBuild design-time build of the solution), or none; such a server starts in an untrusted workspace only with the user's consent"`
+	SafeMode              *SafeMode         `yaml:"safeMode,omitempty" json:"safeMode,omitempty" jsonschema:"how to start the server so that it runs none of the workspace's code; used in an untrusted workspace, where the server then needs no consent"`
 
 	// Name is the server's key in the servers table; for an inline server,
 	// its command.
 	Name string `yaml:"-" json:"-"`
+}
+
+// SafeMode is how a server runs none of the workspace's code, for an
+// untrusted workspace: typescript-language-server with langhost's own
+// TypeScript instead of the workspace's node_modules/typescript.
+type SafeMode struct {
+	// InitializationOptions are merged over the server's own. A string
+	// value may hold ${commandDir}: the directory of the server's
+	// executable after symlinks, where its own packages are installed.
+	InitializationOptions map[string]any `yaml:"initializationOptions,omitempty" json:"initializationOptions,omitempty" jsonschema:"merged over initializationOptions; ${commandDir} is the directory of the server's executable after symlinks"`
+	// Paths lists files (with ${commandDir}) that must exist outside the
+	// workspace for the safe mode to hold; the server does not start
+	// when one is missing.
+	Paths []string `yaml:"paths,omitempty" json:"paths,omitempty" jsonschema:"files that must exist outside the workspace for the safe mode to hold (${commandDir} allowed)"`
+}
+
+// WorkspaceCodeNone is the value of workspaceCode for a tool or server
+// that runs none of the workspace's code.
+const WorkspaceCodeNone = "none"
+
+// RunsWorkspaceCode returns the clause naming the workspace code t runs,
+// or "" when it runs none (or does not say).
+func (t *Tool) RunsWorkspaceCode() string {
+	if t.WorkspaceCode == WorkspaceCodeNone {
+		return ""
+	}
+	return t.WorkspaceCode
+}
+
+// RunsWorkspaceCode returns the clause naming the workspace code the
+// server runs in a workspace whose code may run (trusted), or "".
+func (s *Server) RunsWorkspaceCode() string {
+	if s.WorkspaceCode == WorkspaceCodeNone {
+		return ""
+	}
+	return s.WorkspaceCode
 }
 
 // dialects lists the values of Server.Dialect: those of the built-in

@@ -129,6 +129,8 @@ func Operations() []pluginapi.Operation {
 			OutputSchema: mustSchema(op.output),
 			SideEffects:  pluginapi.SideEffectsNone,
 			FailureCodes: []string{string(failure.InvalidInput), string(failure.NotFound), string(failure.Ambiguous)},
+			// Parsed from the project files in Go: no MSBuild, no server.
+			NoServer: true,
 		})
 	}
 	return out

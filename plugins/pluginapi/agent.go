@@ -57,6 +57,16 @@ type Operation struct {
 	// applied); workspace operations need confirmation to apply.
 	SideEffects  string   `json:"sideEffects"`
 	FailureCodes []string `json:"failureCodes,omitempty"`
+	// WorkspaceCode names, in one clause, the code the workspace controls
+	// that the operation runs by itself (its tests, build scripts, MSBuild
+	// targets); empty when it runs none. The host runs such an operation
+	// in an untrusted workspace only with the user's consent.
+	WorkspaceCode string `json:"workspaceCode,omitempty"`
+	// NoServer marks an operation that runs without the language server
+	// of the spec (it parses project files itself). Any other operation
+	// may start the server, and so runs what the server runs
+	// (spec.Server.WorkspaceCode).
+	NoServer bool `json:"noServer,omitempty"`
 }
 
 // OpenRequest names the workspace and the language server configuration.

@@ -41,12 +41,14 @@ func (a *RemoteAgent) Describe(ctx context.Context) (*Description, error) {
 	d := &Description{Name: resp.Name, Version: resp.Version}
 	for _, op := range resp.Operations {
 		d.Operations = append(d.Operations, Operation{
-			Name:         op.Name,
-			Description:  op.Description,
-			InputSchema:  op.InputSchema,
-			OutputSchema: op.OutputSchema,
-			SideEffects:  op.SideEffects,
-			FailureCodes: op.FailureCodes,
+			Name:          op.Name,
+			Description:   op.Description,
+			InputSchema:   op.InputSchema,
+			OutputSchema:  op.OutputSchema,
+			SideEffects:   op.SideEffects,
+			FailureCodes:  op.FailureCodes,
+			WorkspaceCode: op.WorkspaceCode,
+			NoServer:      op.NoServer,
 		})
 	}
 	return d, nil

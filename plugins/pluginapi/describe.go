@@ -105,6 +105,9 @@ func (op *Operation) validate(schemas bool) error {
 	default:
 		return invalidDescription(opField(op.Name, "sideEffects"), "side effects %q are neither %q nor %q", truncate(op.SideEffects), SideEffectsNone, SideEffectsWorkspace)
 	}
+	if err := checkText(opField(op.Name, "workspaceCode"), op.WorkspaceCode); err != nil {
+		return err
+	}
 	if len(op.FailureCodes) > maxFailureCodesPerOp {
 		return invalidDescription(opField(op.Name, "failureCodes"), "declares %d failure codes, more than %d", len(op.FailureCodes), maxFailureCodesPerOp)
 	}

@@ -115,12 +115,14 @@ func describeToProto(d *Description) *pb.DescribeResponse {
 	resp := &pb.DescribeResponse{Name: d.Name, Version: d.Version}
 	for _, op := range d.Operations {
 		resp.Operations = append(resp.Operations, &pb.Operation{
-			Name:         op.Name,
-			Description:  op.Description,
-			InputSchema:  op.InputSchema,
-			OutputSchema: op.OutputSchema,
-			SideEffects:  op.SideEffects,
-			FailureCodes: op.FailureCodes,
+			Name:          op.Name,
+			Description:   op.Description,
+			InputSchema:   op.InputSchema,
+			OutputSchema:  op.OutputSchema,
+			SideEffects:   op.SideEffects,
+			FailureCodes:  op.FailureCodes,
+			WorkspaceCode: op.WorkspaceCode,
+			NoServer:      op.NoServer,
 		})
 	}
 	return resp

@@ -126,13 +126,19 @@ func (x *DescribeResponse) GetOperations() []*Operation {
 }
 
 type Operation struct {
-	state         protoimpl.MessageState `protogen:"open.v1"`
-	Name          string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
-	Description   string                 `protobuf:"bytes,2,opt,name=description,proto3" json:"description,omitempty"`
-	InputSchema   []byte                 `protobuf:"bytes,3,opt,name=input_schema,json=inputSchema,proto3" json:"input_schema,omitempty"`    // JSON Schema
-	OutputSchema  []byte                 `protobuf:"bytes,4,opt,name=output_schema,json=outputSchema,proto3" json:"output_schema,omitempty"` // JSON Schema
-	SideEffects   string                 `protobuf:"bytes,5,opt,name=side_effects,json=sideEffects,proto3" json:"side_effects,omitempty"`    // "none" or "workspace"
-	FailureCodes  []string               `protobuf:"bytes,6,rep,name=failure_codes,json=failureCodes,proto3" json:"failure_codes,omitempty"`
+	state        protoimpl.MessageState `protogen:"open.v1"`
+	Name         string                 `protobuf:"bytes,1,opt,name=name,proto3" json:"name,omitempty"`
+	Description  string                 `protobuf:"bytes,2,opt,name=description,proto3" json:"description,omitempty"`
+	InputSchema  []byte                 `protobuf:"bytes,3,opt,name=input_schema,json=inputSchema,proto3" json:"input_schema,omitempty"`    // JSON Schema
+	OutputSchema []byte                 `protobuf:"bytes,4,opt,name=output_schema,json=outputSchema,proto3" json:"output_schema,omitempty"` // JSON Schema
+	SideEffects  string                 `protobuf:"bytes,5,opt,name=side_effects,json=sideEffects,proto3" json:"side_effects,omitempty"`    // "none" or "workspace"
+	FailureCodes []string               `protobuf:"bytes,6,rep,name=failure_codes,json=failureCodes,proto3" json:"failure_codes,omitempty"`
+	// Code the workspace controls that the operation runs (build scripts,
+	// MSBuild targets, tests), in one clause; empty when it runs none.
+	WorkspaceCode string `protobuf:"bytes,7,opt,name=workspace_code,json=workspaceCode,proto3" json:"workspace_code,omitempty"`
+	// The operation runs without the language server (it parses project
+	// files itself), so it runs none of the code the server would.
+	NoServer      bool `protobuf:"varint,8,opt,name=no_server,json=noServer,proto3" json:"no_server,omitempty"`
 	unknownFields protoimpl.UnknownFields
 	sizeCache     protoimpl.SizeCache
 }
@@ -207,6 +213,20 @@ func (x *Operation) GetFailureCodes() []string {
 		return x.FailureCodes
 	}
 	return nil
+}
+
+func (x *Operation) GetWorkspaceCode() string {
+	if x != nil {
+		return x.WorkspaceCode
+	}
+	return ""
+}
+
+func (x *Operation) GetNoServer() bool {
+	if x != nil {
+		return x.NoServer
+	}
+	return false
 }
 
 type OpenRequest struct {
@@ -898,14 +918,16 @@ const file_semantic_proto_rawDesc = "" +
 	"\aversion\x18\x02 \x01(\tR\aversion\x126\n" +
 	"\n" +
 	"operations\x18\x03 \x03(\v2\x16.semantic.v1.OperationR\n" +
-	"operations\"\xd1\x01\n" +
+	"operations\"\x95\x02\n" +
 	"\tOperation\x12\x12\n" +
 	"\x04name\x18\x01 \x01(\tR\x04name\x12 \n" +
 	"\vdescription\x18\x02 \x01(\tR\vdescription\x12!\n" +
 	"\finput_schema\x18\x03 \x01(\fR\vinputSchema\x12#\n" +
 	"\routput_schema\x18\x04 \x01(\fR\foutputSchema\x12!\n" +
 	"\fside_effects\x18\x05 \x01(\tR\vsideEffects\x12#\n" +
-	"\rfailure_codes\x18\x06 \x03(\tR\ffailureCodes\"U\n" +
+	"\rfailure_codes\x18\x06 \x03(\tR\ffailureCodes\x12%\n" +
+	"\x0eworkspace_code\x18\a \x01(\tR\rworkspaceCode\x12\x1b\n" +
+	"\tno_server\x18\b \x01(\bR\bnoServer\"U\n" +
 	"\vOpenRequest\x12\x12\n" +
 	"\x04root\x18\x01 \x01(\tR\x04root\x12\x1a\n" +
 	"\blanguage\x18\x02 \x01(\tR\blanguage\x12\x16\n" +

@@ -4,11 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
+	"os"
 	"os/exec"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"time"
 
+	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
@@ -62,9 +66,26 @@ type Config struct {
 	// of the edited version, which such a server never sends for a file
 	// that stays clean.
 	DiagnosticsQuiet string `json:"diagnosticsQuiet,omitempty" yaml:"diagnosticsQuiet,omitempty"`
+	// WorkspaceCode names the code the workspace controls that the server
+	// runs when it starts ("" or "none": none); the host asks for the
+	// user's consent before a call starts such a server.
+	WorkspaceCode string `json:"workspaceCode,omitempty" yaml:"workspaceCode,omitempty"`
+	// SafeMode, used when Untrusted, starts the server so that it runs
+	// none of the workspace's code.
+	SafeMode *SafeMode `json:"safeMode,omitempty" yaml:"safeMode,omitempty"`
+	// Untrusted is set by the host for a workspace the user has not
+	// trusted: a server with a SafeMode then starts in it.
+	Untrusted bool `json:"untrusted,omitempty" yaml:"-"`
 	// Servers are the candidate servers in order of preference. When set,
 	// the fields above are empty.
 	Servers []Config `json:"servers,omitempty" yaml:"servers,omitempty"`
+}
+
+// SafeMode is how a server starts without running the workspace's code
+// (spec.SafeMode).
+type SafeMode struct {
+	InitializationOptions map[string]any `json:"initializationOptions,omitempty" yaml:"initializationOptions,omitempty"`
+	Paths                 []string       `json:"paths,omitempty" yaml:"paths,omitempty"`
 }
 
 // Dialects: what differs between servers around start-up (dialect.go).
@@ -98,7 +119,7 @@ func ParseConfig(raw json.RawMessage) (Config, error) {
 		if err != nil {
 			return c, err
 		}
-		return Config{Servers: []Config{s}}, nil
+		return Config{Servers: []Config{s}, Untrusted: c.Untrusted}, nil
 	}
 	if c.Command != "" {
 		return c, fieldError("semantic.command", "set either command (one server) or servers (candidates), not both")
@@ -112,6 +133,7 @@ func ParseConfig(raw json.RawMessage) (Config, error) {
 		if c.Servers[i], err = s.validated(field); err != nil {
 			return c, err
 		}
+		c.Servers[i].Untrusted = c.Untrusted
 	}
 	return c, nil
 }
@@ -202,4 +224,89 @@ func (c Config) readyQuiet() time.Duration {
 		return d
 	}
 	return settleTime
+}
+
+// commandDirVar in a safe mode's strings is the directory of the server's
+// executable after symlinks: where an npm-installed server's own
+// dependencies live.
+const commandDirVar = "${commandDir}"
+
+// forWorkspace returns the configuration to start c with in the workspace
+// at root. In an untrusted workspace a server with a safe mode starts in
+// it: its options are merged over the server's own, and each of its
+// paths must exist outside the workspace, so that what runs is the
+// server's own code, never a copy the workspace ships.
+func (c Config) forWorkspace(ws *workspace.Root) (Config, error) {
+	if !c.Untrusted || c.SafeMode == nil {
+		return c, nil
+	}
+	exe, err := exec.LookPath(c.Command)
+	if err != nil {
+		return c, failure.Wrap(failure.Precondition, err, "language server %q", c.Command)
+	}
+	if exe, err = filepath.Abs(exe); err == nil {
+		exe, err = filepath.EvalSymlinks(exe)
+	}
+	if err != nil {
+		return c, failure.Wrap(failure.Precondition, err, "language server %q", c.Command)
+	}
+	dir := filepath.Dir(exe)
+	expand := func(s string) string { return filepath.Clean(strings.ReplaceAll(s, commandDirVar, dir)) }
+	for _, p := range c.SafeMode.Paths {
+		p = expand(p)
+		if ws.Contains(p) {
+			return c, failure.New(failure.Precondition,
+				"the safe mode of language server %q would use %s, inside the untrusted workspace; run `langhost trust` to let it use the workspace's copy", c.Command, p)
+		}
+		if _, err := os.Stat(p); err != nil {
+			return c, failure.Wrap(failure.Precondition, err,
+				"language server %q runs the workspace's own code unless it finds %s (its safe mode for an untrusted workspace); install it beside the server, or run `langhost trust`", c.Command, p)
+		}
+	}
+	opts := maps.Clone(c.InitializationOptions)
+	if opts == nil {
+		opts = map[string]any{}
+	}
+	mergeOptions(opts, expandStrings(c.SafeMode.InitializationOptions, expand).(map[string]any))
+	c.InitializationOptions = opts
+	return c, nil
+}
+
+// expandStrings returns v with f applied to every string containing
+// ${commandDir}, copying maps and slices.
+func expandStrings(v any, f func(string) string) any {
+	switch v := v.(type) {
+	case string:
+		if strings.Contains(v, commandDirVar) {
+			return f(v)
+		}
+		return v
+	case map[string]any:
+		out := make(map[string]any, len(v))
+		for k, e := range v {
+			out[k] = expandStrings(e, f)
+		}
+		return out
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = expandStrings(e, f)
+		}
+		return out
+	}
+	return v
+}
+
+// mergeOptions merges src into dst, object by object.
+func mergeOptions(dst, src map[string]any) {
+	for k, v := range src {
+		sub, ok := v.(map[string]any)
+		if old, isMap := dst[k].(map[string]any); ok && isMap {
+			old = maps.Clone(old)
+			mergeOptions(old, sub)
+			dst[k] = old
+			continue
+		}
+		dst[k] = v
+	}
 }

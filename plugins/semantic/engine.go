@@ -80,6 +80,9 @@ func (e *Engine) Open(ctx context.Context, req pluginapi.OpenRequest, progress p
 		return &failure.Error{Code: failure.CodeOf(err), Field: "root", Message: "opening the workspace", Err: err}
 	}
 	root := ws.Dir()
+	if cfg, err = cfg.forWorkspace(ws); err != nil {
+		return err
+	}
 	e.mu.Lock()
 	defer e.mu.Unlock()
 	if e.sess != nil {

@@ -38,7 +38,10 @@ type Options struct {
 	Settings  agent.Settings
 	Provider  model.Provider
 	Confirm   func(t *registry.Tool) bool
-	Budget    agent.Budget
+	// WorkspaceCode is the user's consent to running code the workspace
+	// controls (agent.Executor.WorkspaceCode).
+	WorkspaceCode bool
+	Budget        agent.Budget
 	// TimeBudget bounds the whole run; 0 is no bound.
 	TimeBudget time.Duration
 	MaxRounds  int
@@ -126,7 +129,7 @@ func run(ctx context.Context, o Options, red *redact.Redactor) (*Result, error) 
 	}
 	defer w.Close()
 	e := &agent.Executor{Provider: o.Provider, Registry: o.Registry, Transcript: w, Logger: o.Logger,
-		Confirm: o.Confirm, Budget: o.Budget, Live: o.Live}
+		Confirm: o.Confirm, WorkspaceCode: o.WorkspaceCode, Budget: o.Budget, Live: o.Live}
 	ctx, cancel := e.WithTimeBudget(ctx, o.TimeBudget)
 	defer cancel()
 
@@ -137,7 +140,7 @@ func run(ctx context.Context, o Options, red *redact.Redactor) (*Result, error) 
 	system := func(role string) (string, error) { return SystemPrompt(o, tools, role) }
 	if o.Workflow == workflow.Name {
 		wr, err := workflow.Run(ctx, workflow.Config{Executor: e, Workspace: o.Workspace, Role: e.Roles(o.Roles),
-			System: system, Tools: tools, Settings: o.Settings, Check: GateCheck(o.Registry, a), MaxRounds: o.MaxRounds}, o.Task)
+			System: system, Tools: tools, Settings: o.Settings, Check: GateCheck(o.Registry, a, o.WorkspaceCode), MaxRounds: o.MaxRounds}, o.Task)
 		res.Result, res.StopReason, res.Answer, res.Err = wr, wr.StopReason, wr.Answer, err
 	} else {
 		role := e.Roles(o.Roles)(o.Role)
@@ -205,7 +208,7 @@ func SystemPrompt(o Options, tools []*registry.Tool, role string) (string, error
 
 // GateCheck runs the language's gate tool (its build or type check) for
 // the reviewer's diagnostics; nil when the language has none.
-func GateCheck(reg *registry.Registry, a *agent.Specialist) func(ctx context.Context) ([]diagnostic.Diagnostic, error) {
+func GateCheck(reg *registry.Registry, a *agent.Specialist, workspaceCode bool) func(ctx context.Context) ([]diagnostic.Diagnostic, error) {
 	gt := a.Spec.GateTool()
 	if gt == nil {
 		return nil
@@ -215,7 +218,7 @@ func GateCheck(reg *registry.Registry, a *agent.Specialist) func(ctx context.Con
 		id = a.Language + "." + a.Spec.Gate
 	}
 	return func(ctx context.Context) ([]diagnostic.Diagnostic, error) {
-		res, err := reg.Call(ctx, id, registry.Call{Input: map[string]any{}})
+		res, err := reg.Call(ctx, id, registry.Call{Input: map[string]any{}, WorkspaceCode: workspaceCode})
 		if err != nil {
 			return nil, err
 		}

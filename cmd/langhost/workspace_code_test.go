@@ -1,0 +1,116 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// hostileVector is a workspace whose own code writes marker when a tool
+// runs it.
+type hostileVector struct {
+	name  string
+	tool  string
+	args  []string
+	files func(marker string) map[string]string
+}
+
+func hostileVectors() []hostileVector {
+	return []hostileVector{
+		{"eslint.config.js", "javascript.lint", []string{"path=a.js"}, func(m string) map[string]string {
+			return map[string]string{
+				"package.json":     `{"name":"h","version":"1.0.0"}`,
+				"a.js":             "const a = 1;\n",
+				"eslint.config.js": "require('fs').writeFileSync(" + jsString(m) + ", 'ran');\nmodule.exports = [];\n",
+			}
+		}},
+		{"prettier.config.cjs", "javascript.format_check", nil, func(m string) map[string]string {
+			return map[string]string{
+				"package.json":        `{"name":"h","version":"1.0.0"}`,
+				"a.js":                "const a = 1;\n",
+				"prettier.config.cjs": "require('fs').writeFileSync(" + jsString(m) + ", 'ran');\nmodule.exports = {};\n",
+			}
+		}},
+		{"cargo build.rs", "rust.check", nil, func(m string) map[string]string {
+			return map[string]string{
+				"Cargo.toml":  "[package]\nname = \"h\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
+				"src/main.rs": "fn main() {}\n",
+				"build.rs":    "fn main() { std::fs::write(" + jsString(m) + ", \"ran\").unwrap(); }\n",
+			}
+		}},
+	}
+}
+
+// jsString quotes s for JavaScript and Rust source alike.
+func jsString(s string) string { return `"` + strings.ReplaceAll(s, `\`, `\\`) + `"` }
+
+// TestWorkspaceCodeNeedsConsent: in a workspace nobody trusted, a tool
+// that runs the workspace's code is refused, naming both ways forward, and
+// runs nothing; --allow-workspace-code and `langhost trust` each let it run.
+func TestWorkspaceCodeNeedsConsent(t *testing.T) {
+	for _, v := range hostileVectors() {
+		t.Run(v.name, func(t *testing.T) {
+			c := newCLI(t)
+			c.ws = t.TempDir()
+			marker := filepath.Join(t.TempDir(), "marker")
+			for name, content := range v.files(marker) {
+				if err := os.MkdirAll(filepath.Dir(filepath.Join(c.ws, name)), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				write(t, filepath.Join(c.ws, name), content)
+			}
+			args := append([]string{"run", v.tool}, v.args...)
+			o := c.run(args...)
+			if o.code != 4 || len(o.env.Errors) == 0 || o.env.Errors[0].Code != "precondition_failed" {
+				t.Fatalf("untrusted %s: exit %d %+v", v.tool, o.code, o.env.Errors)
+			}
+			msg := o.env.Errors[0].Message
+			for _, want := range []string{"langhost trust", "--allow-workspace-code", "runs code the workspace controls"} {
+				if !strings.Contains(msg, want) {
+					t.Errorf("refusal %q does not say %q", msg, want)
+				}
+			}
+			if _, err := os.Stat(marker); err == nil {
+				t.Fatalf("untrusted %s ran the workspace's code", v.tool)
+			}
+
+			o = c.run(append(args, "--allow-workspace-code")...)
+			if len(o.env.Errors) > 0 && o.env.Errors[0].Code == "precondition_failed" {
+				t.Fatalf("consented %s refused: %+v", v.tool, o.env.Errors)
+			}
+			if _, err := os.Stat(marker); err != nil {
+				t.Fatalf("consented %s did not run (exit %d): %v\n%s", v.tool, o.code, err, o.stderr)
+			}
+			os.Remove(marker)
+			os.RemoveAll(filepath.Join(c.ws, "target")) // cargo would not run build.rs again
+
+			if o := c.run("trust"); o.code != 0 {
+				t.Fatalf("trust: exit %d %s", o.code, o.stderr)
+			}
+			c.run(args...)
+			if _, err := os.Stat(marker); err != nil {
+				t.Fatalf("trusted %s did not run: %v", v.tool, err)
+			}
+		})
+	}
+}
+
+// TestToolsDescribeSaysWorkspaceCode: tools describe says what workspace
+// code a tool runs, and none for one that runs none.
+func TestToolsDescribeSaysWorkspaceCode(t *testing.T) {
+	c := newCLI(t)
+	c.format = "-"
+	for id, want := range map[string]string{
+		"go.test":              "workspace code: the packages' tests",
+		"go.vet":               "workspace code: none",
+		"typescript.lint":      "workspace code: eslint.config.js",
+		"csharp.find_symbol":   "workspace code: its language server",
+		"csharp.list_projects": "workspace code: none",
+	} {
+		o := c.run("tools", "describe", id, "--format", "text")
+		if !strings.Contains(o.stdout, want) {
+			t.Errorf("tools describe %s lacks %q:\n%s", id, want, o.stdout)
+		}
+	}
+}
