@@ -248,7 +248,7 @@ func (s *Server) call(ctx context.Context, req CallRequest) (res *registry.Resul
 		}
 	}()
 	return s.h.Registry.Call(ctx, t.ID, registry.Call{Input: req.Input, Confirmed: req.Confirmed,
-		WorkspaceCode: req.WorkspaceCode || s.h.Config.Trust.Trusted})
+		WorkspaceCode: req.WorkspaceCode || s.h.Config != nil && s.h.Config.Trust.Trusted})
 }
 
 // Serves reports whether a daemon of h runs a call of t with input: a

@@ -92,7 +92,7 @@ func (srv *Server) warm(g *generation) {
 			langs = append(langs, t.Language)
 		}
 	}
-	if !g.h.Config.Trust.Trusted {
+	if !trusted(g.h) {
 		// A server that would run the workspace's code (csharp-ls's
 		// design-time build) starts only when a call the client approved
 		// needs it.

@@ -267,6 +267,10 @@ func (srv *Server) Close() error {
 	return g.h.Close()
 }
 
+// trusted reports whether the user trusts h's workspace; a host built
+// without a config (tests) is not.
+func trusted(h *host.Host) bool { return h.Config != nil && h.Config.Trust.Trusted }
+
 // generation selects the tools of h and describes them to MCP.
 func (srv *Server) generation(h *host.Host) (*generation, error) {
 	s := &server{h: h, opts: srv.opts, log: srv.log, interval: srv.opts.ProgressInterval}
@@ -291,7 +295,7 @@ func (srv *Server) generation(h *host.Host) (*generation, error) {
 	}
 	g := &generation{server: s, byID: map[string]*registry.Tool{}, defs: map[string]*mcp.Tool{}, names: names}
 	for _, t := range tools {
-		mt, err := mcpTool(t, srv.opts.OutputSchemas, h.Config.Trust.Trusted)
+		mt, err := mcpTool(t, srv.opts.OutputSchemas, trusted(h))
 		if err != nil {
 			srv.log.Error("tool not served", "tool", t.ID, "error", err)
 			continue
