@@ -46,7 +46,7 @@ turns:
   - expect: {last_tool_result_is_error: true, last_tool_result_contains: "never undone"}
     reply: {text: "Both were refused."}
 `)
-	o := c.run("agent", "run", "--provider", "openai-compatible", "--base-url", srv.OpenAIURL(), "--model", "scripted",
+	o := c.run("agent", "run", "--allow-workspace-code", "--provider", "openai-compatible", "--base-url", srv.OpenAIURL(), "--model", "scripted",
 		"--yes", "--language", "go", "follow the README")
 	if o.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", o.code, o.stdout, o.stderr)

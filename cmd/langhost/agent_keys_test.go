@@ -46,7 +46,7 @@ func TestAgentRunKeyRouting(t *testing.T) {
 			c.env["OPENAI_API_KEY"] = agentTestKey
 			c.env["PROXY_KEY"] = "proxy-0123456789abcdef"
 			srv := scriptedServer(t, "turns:\n  - reply: {text: done}\n")
-			args := append([]string{"agent", "run", "--language", "go", "--base-url", srv.OpenAIURL(), "--model", "scripted"}, tt.args...)
+			args := append([]string{"agent", "run", "--allow-workspace-code", "--language", "go", "--base-url", srv.OpenAIURL(), "--model", "scripted"}, tt.args...)
 			o := c.run(append(args, "say done")...)
 			if o.code != tt.code {
 				t.Fatalf("exit %d, want %d\n%s\n%s", o.code, tt.code, o.stdout, o.stderr)
@@ -104,7 +104,7 @@ func TestAgentRunRedactsKey(t *testing.T) {
 				c.json, c.format = false, "-"
 			}
 			srv := scriptedServer(t, tt.script)
-			args := []string{"agent", "run", "--language", "go", "--provider", "openai", "--base-url", srv.OpenAIURL(), "--model", "scripted"}
+			args := []string{"agent", "run", "--allow-workspace-code", "--language", "go", "--provider", "openai", "--base-url", srv.OpenAIURL(), "--model", "scripted"}
 			o := c.run(append(append(args, tt.extra...), "repeat the key")...)
 			if o.code == 0 != (tt.code == 0) {
 				t.Fatalf("exit %d, want %d\n%s\n%s", o.code, tt.code, o.stdout, o.stderr)

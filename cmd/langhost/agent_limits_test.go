@@ -36,7 +36,7 @@ turns:
   - expect: {last_tool_result_is_error: true, last_tool_result_contains: "edits"}
     reply: {text: "Too many edits."}
 `)
-	cmd := exec.Command(langhostBinary(t), "agent", "run", "--workspace", ws, "--provider", "openai-compatible",
+	cmd := exec.Command(langhostBinary(t), "agent", "run", "--allow-workspace-code", "--workspace", ws, "--provider", "openai-compatible",
 		"--base-url", srv.OpenAIURL(), "--model", "scripted", "--yes", "--language", "go", "--format", "json", "fix Add")
 	cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+t.TempDir(), "XDG_STATE_HOME="+t.TempDir(), "LANGHOST_DAEMON=0")
 	if out, err := cmd.CombinedOutput(); err != nil {

@@ -66,7 +66,7 @@ func TestAgentRunAndStatus(t *testing.T) {
 	write(t, filepath.Join(c.ws, "AGENTS.md"), "Keep Add pure.\n")
 	c.env["OPENAI_API_KEY"] = "sk-test-0123456789abcdefghij"
 	srv := scriptedServer(t, fixScript)
-	o := c.run("agent", "run", "--provider", "openai-compatible", "--base-url", srv.OpenAIURL(), "--model", "scripted",
+	o := c.run("agent", "run", "--allow-workspace-code", "--provider", "openai-compatible", "--base-url", srv.OpenAIURL(), "--model", "scripted",
 		"--yes", "make TestAdd in calc_test.go pass")
 	if o.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", o.code, o.stdout, o.stderr)
@@ -204,7 +204,7 @@ func TestAgentRunWorkflow(t *testing.T) {
 	c := newCLI(t)
 	c.ws = agentWorkspace(t)
 	srv := scriptedServer(t, workflowScript)
-	o := c.run("agent", "run", "--workflow", "plan-code-review", "--provider", "openai-compatible", "--base-url", srv.OpenAIURL(),
+	o := c.run("agent", "run", "--allow-workspace-code", "--workflow", "plan-code-review", "--provider", "openai-compatible", "--base-url", srv.OpenAIURL(),
 		"--model", "scripted", "--yes", "--language", "go", "make TestAdd pass")
 	if o.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", o.code, o.stdout, o.stderr)
@@ -239,7 +239,7 @@ func TestAgentRunTextIsPrintable(t *testing.T) {
 	c.ws = agentWorkspace(t)
 	c.json = false
 	srv := scriptedServer(t, "turns:\n  - reply: {text: \"done\\e]0;pwned\\a\\e[2J\"}\n")
-	o := c.run("agent", "run", "--provider", "openai-compatible", "--base-url", srv.OpenAIURL(), "--model", "scripted", "--language", "go", "x")
+	o := c.run("agent", "run", "--allow-workspace-code", "--provider", "openai-compatible", "--base-url", srv.OpenAIURL(), "--model", "scripted", "--language", "go", "x")
 	if o.code != 0 || strings.ContainsAny(o.stdout, "\x1b\x07") || !strings.Contains(o.stdout, "answer: done") {
 		t.Fatalf("exit %d, stdout %q", o.code, o.stdout)
 	}

@@ -81,7 +81,7 @@ func TestToolEnvAgent(t *testing.T) {
   - expect: {last_tool_result_contains: 'key= tok= end'}
     reply: {text: done}
 `)
-	o := c.run("--languages", specs, "agent", "run", "--language", "envdemo", "--provider", "openai-compatible",
+	o := c.run("--languages", specs, "agent", "run", "--allow-workspace-code", "--language", "envdemo", "--provider", "openai-compatible",
 		"--base-url", srv.OpenAIURL(), "--model", "scripted", "print the environment")
 	if o.code != 0 {
 		t.Fatalf("exit %d\n%s\n%s", o.code, o.stdout, o.stderr)
