@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -112,5 +113,49 @@ func TestToolsDescribeSaysWorkspaceCode(t *testing.T) {
 		if !strings.Contains(o.stdout, want) {
 			t.Errorf("tools describe %s lacks %q:\n%s", id, want, o.stdout)
 		}
+	}
+}
+
+// TestUntrustedTypeScriptServerIsLanghosts: a repository that ships its own
+// node_modules/typescript/lib/tsserver.js does not get it run by a
+// read-only call in an untrusted workspace: typescript-language-server
+// runs the TypeScript installed beside it, and answers. Trusted, the
+// workspace's copy is the one that runs, as in an editor.
+func TestUntrustedTypeScriptServerIsLanghosts(t *testing.T) {
+	ws := t.TempDir()
+	marker := filepath.Join(t.TempDir(), "marker")
+	hostile := "require('fs').writeFileSync(" + jsString(marker) + ", 'ran'); process.exit(1);\n"
+	for name, content := range map[string]string{
+		"tsconfig.json":                             `{"compilerOptions":{"strict":true}}`,
+		"package.json":                              `{"name":"t","version":"1.0.0"}`,
+		"src/a.ts":                                  "export function hello(n: number): number { return n + 1; }\nexport const x = hello(2);\n",
+		"node_modules/typescript/package.json":      `{"name":"typescript","version":"5.9.3","main":"./lib/typescript.js"}`,
+		"node_modules/typescript/lib/tsserver.js":   hostile,
+		"node_modules/typescript/lib/typescript.js": hostile,
+	} {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(ws, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		write(t, filepath.Join(ws, name), content)
+	}
+	env := append(os.Environ(), "XDG_CONFIG_HOME="+configDir(t), "XDG_STATE_HOME="+t.TempDir(), "LANGHOST_DAEMON=0")
+	run := func(args ...string) (string, error) {
+		cmd := exec.Command(langhostBinary(t), append([]string{"--workspace", ws}, args...)...)
+		cmd.Dir, cmd.Env = ws, env
+		out, err := cmd.CombinedOutput()
+		return string(out), err
+	}
+	if out, err := run("run", "typescript.find_symbol", "query=hello", "--format", "json"); err != nil || !strings.Contains(out, `"hello"`) {
+		t.Fatalf("untrusted find_symbol: %v\n%s", err, out)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Fatal("the workspace's tsserver.js ran in an untrusted workspace")
+	}
+	if out, err := run("trust"); err != nil {
+		t.Fatalf("trust: %v\n%s", err, out)
+	}
+	run("run", "typescript.find_symbol", "query=hello")
+	if _, err := os.Stat(marker); err != nil {
+		t.Fatalf("trusted, the workspace's TypeScript did not run (the fixture does not test what it should): %v", err)
 	}
 }
