@@ -13,6 +13,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"slices"
 	"sync"
 	"time"
 
@@ -106,8 +107,9 @@ func register(ctx context.Context, reg *registry.Registry, f *spec.File, ws *wor
 		return err
 	}
 	if !trusted {
-		// The plugin starts a server that has a safe mode in it.
-		cfg = append(cfg[:len(cfg)-1], `,"untrusted":true}`...)
+		// The plugin starts a server that has a safe mode in it. Clip:
+		// the Describe above may keep cfg.
+		cfg = append(slices.Clip(cfg[:len(cfg)-1]), `,"untrusted":true}`...)
 	}
 	serverCode := serverWorkspaceCode(f.Semantic, trusted)
 	warmOp := ""
