@@ -98,7 +98,7 @@ func executor(t testing.TB, h *host.Host, p model.Provider) (*agent.Executor, *t
 	}
 	t.Cleanup(func() { w.Close() })
 	return &agent.Executor{Provider: p, Registry: h.Registry, Transcript: w,
-		Confirm: func(*registry.Tool) bool { return true }}, w
+		Confirm: func(*registry.Tool) bool { return true }, WorkspaceCode: true}, w
 }
 
 // goTools are the tools the go-coding agent is offered.

@@ -191,7 +191,14 @@ func TestGateRust(t *testing.T) {
 		"target/junk": "build output is not copied",
 	})
 	e := edit(t, ws, "src/lib.rs", "pub fn add(a: i32, b: i32) -> i32 { a + \"b\" }\n")
-	_, err := Run(context.Background(), Options{Workspace: ws}, Request{Tool: "t", Operation: "write_file", Language: "rust", Gate: rust.GateTool(), Edits: []Edit{e}})
+	req := Request{Tool: "t", Operation: "write_file", Language: "rust", Gate: rust.GateTool(), Edits: []Edit{e}}
+	// cargo check runs build.rs: without consent the gate refuses, and
+	// writes nothing.
+	if _, err := Run(context.Background(), Options{Workspace: ws}, req); failure.CodeOf(err) != failure.Precondition || !strings.Contains(err.Error(), "langhost trust") {
+		t.Fatalf("unconsented gate: err = %v, want precondition_failed naming langhost trust", err)
+	}
+	req.WorkspaceCode = true
+	_, err := Run(context.Background(), Options{Workspace: ws}, req)
 	noCopyLeft(t, tmp)
 	if failure.CodeOf(err) != failure.DiagnosticRegression {
 		t.Fatalf("err = %v, want diagnostic_regression", err)

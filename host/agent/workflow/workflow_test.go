@@ -71,7 +71,7 @@ func setup(t *testing.T, script string) (*host.Host, workflow.Config, *transcrip
 			tools = append(tools, tool)
 		}
 	}
-	e := &agent.Executor{Provider: p, Registry: h.Registry, Transcript: w, Confirm: func(*registry.Tool) bool { return true }}
+	e := &agent.Executor{Provider: p, Registry: h.Registry, Transcript: w, Confirm: func(*registry.Tool) bool { return true }, WorkspaceCode: true}
 	set, err := prompts.LoadRoles("", "", false) // the shipped roles
 	if err != nil {
 		t.Fatal(err)
