@@ -153,7 +153,7 @@ func Collect(set *spec.Set, ids []string) ([]Language, error) {
 			r := Tool{ID: f.Language.ID + " (language server)", Command: first.Command,
 				CommandLine: serverLine(first),
 				Purpose:     "semantic operations (references, implementations, rename, ...)", Install: first.Install,
-				WorkspaceCode: serverWorkspaceCode(s.Candidates)}
+				WorkspaceCode: serverWorkspaceCode(s)}
 			for i, alt := range s.Candidates[1:] {
 				if i == 0 {
 					r.Fallback, r.FallbackCommand, r.FallbackInstall = serverLine(alt), alt.Command, alt.Install
@@ -172,21 +172,17 @@ func Collect(set *spec.Set, ids []string) ([]Language, error) {
 	return out, nil
 }
 
-// serverWorkspaceCode says what workspace code the language server runs:
-// the first candidate's that runs some, in a trusted workspace only when
-// it has a safe mode.
-func serverWorkspaceCode(servers []*spec.Server) string {
-	for _, s := range servers {
-		code := s.RunsWorkspaceCode()
-		switch {
-		case code == "":
-		case s.SafeMode != nil:
-			return s.Name + ": " + code + ", in a trusted workspace only (safe mode otherwise)"
-		default:
-			return s.Name + ": " + code
-		}
+// serverWorkspaceCode says what workspace code the language server of s
+// runs in a trusted workspace, and that a safe mode runs none otherwise.
+func serverWorkspaceCode(s *spec.Semantic) string {
+	srv, code := s.ServerWorkspaceCode(true)
+	switch {
+	case srv == nil:
+		return ""
+	case srv.SafeMode != nil:
+		return srv.Name + ": " + code + ", in a trusted workspace only (safe mode otherwise)"
 	}
-	return ""
+	return srv.Name + ": " + code
 }
 
 func serverLine(s *spec.Server) string { return quoteArgs(append([]string{s.Command}, s.Args...)) }

@@ -150,23 +150,14 @@ const warmOperation = "load_status"
 
 // serverWorkspaceCode says what workspace code starting the language
 // server of s runs, in a clause naming the server, or "" when it runs
-// none. A server with a safe mode runs none in an untrusted workspace.
-// Of several candidates, the first that would run some is named: which
-// one starts depends on what is installed when it starts.
+// none. Which candidate starts depends on what is installed then, so the
+// first that would run some is named.
 func serverWorkspaceCode(s *spec.Semantic, trusted bool) string {
-	servers := s.Candidates
-	if len(servers) == 0 {
-		servers = []*spec.Server{&s.Server}
+	srv, code := s.ServerWorkspaceCode(trusted)
+	if srv == nil {
+		return ""
 	}
-	for _, srv := range servers {
-		if srv.SafeMode != nil && !trusted {
-			continue
-		}
-		if code := srv.RunsWorkspaceCode(); code != "" {
-			return fmt.Sprintf("its language server %s: %s", cmp.Or(srv.Name, srv.Command), code)
-		}
-	}
-	return ""
+	return fmt.Sprintf("its language server %s: %s", cmp.Or(srv.Name, srv.Command), code)
 }
 
 // tool builds the registry entry of op. Its id is <lang>.<op>, or

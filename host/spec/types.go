@@ -202,6 +202,25 @@ func (s *Server) RunsWorkspaceCode() string {
 	return s.WorkspaceCode
 }
 
+// ServerWorkspaceCode returns the first candidate server that runs code
+// the workspace controls when it starts, with its clause, or nil and "".
+// In an untrusted workspace a server with a safe mode runs none.
+func (s *Semantic) ServerWorkspaceCode(trusted bool) (*Server, string) {
+	servers := s.Candidates
+	if len(servers) == 0 {
+		servers = inlineCandidates(s)
+	}
+	for _, srv := range servers {
+		if srv.SafeMode != nil && !trusted {
+			continue
+		}
+		if code := srv.RunsWorkspaceCode(); code != "" {
+			return srv, code
+		}
+	}
+	return nil, ""
+}
+
 // dialects lists the values of Server.Dialect: those of the built-in
 // engine (semantic.Dialects; a test keeps them equal).
 var dialects = []string{"standard", "roslyn", "csharp-ls"}
