@@ -14,10 +14,10 @@ import (
 	"path/filepath"
 	"strings"
 
-	udiff "github.com/aymanbagabas/go-udiff"
 	"github.com/langhost/langhost/host/exectool"
 	"github.com/langhost/langhost/host/spec"
 	"github.com/langhost/langhost/internal/txnlog"
+	"github.com/langhost/langhost/internal/unidiff"
 	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
@@ -227,15 +227,7 @@ func names(edits []Edit) string {
 
 // unifiedDiff is a unified diff of a and b labelled a/path and b/path.
 func unifiedDiff(path, a, b string) string {
-	if a == b {
-		return ""
-	}
-	d, err := udiff.ToUnified("a/"+path, "b/"+path, a, udiff.Lines(a, b), 3)
-	if err != nil {
-		// The edits come from a and b themselves, so they always apply.
-		panic("gate: unified diff of computed edits: " + err.Error())
-	}
-	return d
+	return unidiff.Diff("a/"+path, "b/"+path, a, b)
 }
 
 // check runs the gate tool on a copy of the workspace before and after

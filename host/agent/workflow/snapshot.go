@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/aymanbagabas/go-udiff"
+	"github.com/langhost/langhost/internal/unidiff"
 	"github.com/langhost/langhost/internal/workspace"
 )
 
@@ -97,7 +98,7 @@ func (s snapshot) diff(now snapshot) (string, []string) {
 		if _, ok := now[p]; !ok {
 			to = "/dev/null"
 		}
-		b.WriteString(udiff.Unified(from, to, before, after))
+		b.WriteString(unidiff.Diff(from, to, before, after))
 	}
 	d := b.String()
 	if len(d) > maxDiffBytes {
