@@ -51,6 +51,24 @@ func TestCSharpTools(t *testing.T) {
 		wantTests(t, only, 1, 0, 0)
 	})
 
+	// A gate after the tests (coverlet.msbuild's threshold hooks VSTest
+	// the same way; the machine's NuGet folder has only the collector)
+	// fails the run with every test passed: the result says why (issue 25
+	// item 11).
+	t.Run("a failed coverage gate says so", func(t *testing.T) {
+		gate := filepath.Join(dir, "Calc.Tests", "Directory.Build.targets")
+		writeFile(t, gate, "<Project>\n  <Target Name=\"CoverageGate\" AfterTargets=\"VSTest\">\n"+
+			"    <Error Text=\"The minimum line coverage is below the specified 80\" />\n  </Target>\n</Project>\n")
+		defer os.Remove(gate)
+		res := call(t, h, "csharp.test", map[string]any{"project": "Calc.Tests/Calc.Tests.csproj", "filter": "FullyQualifiedName~Add_"})
+		wantOK(t, res, false)
+		wantTests(t, res, 1, 0, 0)
+		wantDiagnostic(t, res.Diagnostics, diag{File: "Calc.Tests/Directory.Build.targets", Line: 3, Column: 5, Severity: "error", Message: "The minimum line coverage is below the specified 80"})
+		if why := res.Failure("csharp.test", false); !strings.Contains(why, "no failed test") || !strings.Contains(why, "The minimum line coverage is below the specified 80") {
+			t.Errorf("failure reason %q does not name the coverage gate", why)
+		}
+	})
+
 	t.Run("build reports compile errors", func(t *testing.T) {
 		broken := filepath.Join(dir, "Calc", "Broken.cs")
 		writeFile(t, broken, "namespace Calc;\n\npublic static class Broken\n{\n    public static int Value() => missing;\n}\n")

@@ -4,6 +4,7 @@ import (
 	"github.com/langhost/langhost/plugins/builtin/builtintest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -63,9 +64,14 @@ func TestGoTools(t *testing.T) {
 		writeFile(t, filepath.Join(dir, "ugly.go"), "package main\n\nfunc  ugly( )  int {\nreturn 1}\n")
 		h := newHost(t, dir)
 
+		// gofmt -l exits 0, but a check that lists a file failed: one
+		// verdict (issue 25 item 13).
 		check := call(t, h, "go.fmt_check", nil)
-		wantOK(t, check, true)
+		wantOK(t, check, false)
 		wantFiles(t, check, "ugly.go")
+		if why := check.Failure("go.fmt_check", true); why != "go.fmt_check: 1 files would change: ugly.go" {
+			t.Errorf("failure reason %q", why)
+		}
 		before, err := os.ReadFile(filepath.Join(dir, "ugly.go"))
 		if err != nil {
 			t.Fatal(err)
@@ -99,6 +105,22 @@ func TestGoTools(t *testing.T) {
 		only := call(t, h, "go.test", map[string]any{"run": "^TestAdd"})
 		wantOK(t, only, true)
 		wantTests(t, only, 2, 0, 0)
+	})
+
+	// A test run that fails before any test runs says why (issue 25
+	// item 11).
+	t.Run("test that fails to build says why", func(t *testing.T) {
+		dir := fixture(t, "go/tests")
+		writeFile(t, filepath.Join(dir, "broken_test.go"), "package calc\n\nvar _ = missing\n")
+		res := call(t, newHost(t, dir), "go.test", map[string]any{"count": 1})
+		wantOK(t, res, false)
+		wantDiagnostic(t, res.Diagnostics, diag{File: "broken_test.go", Line: 3, Column: 9, Severity: "error", Message: "undefined: missing"})
+		if res.Tests != nil && res.Tests.Failed != 0 {
+			t.Errorf("tests = %+v, want no failed test", res.Tests)
+		}
+		if why := res.Failure("go.test", false); !strings.Contains(why, "broken_test.go:3: undefined: missing") {
+			t.Errorf("failure reason %q does not name the build error", why)
+		}
 	})
 
 	t.Run("run passes program arguments", func(t *testing.T) {

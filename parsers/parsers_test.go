@@ -235,6 +235,19 @@ func TestDiagnostics(t *testing.T) {
 			},
 		},
 		{
+			// A coverage threshold fails dotnet test with no failed test
+			// and no code on its error (issue 25 item 11).
+			name: "msbuild preset: an error with no code",
+			spec: Spec{Type: KindDiagnostics, Preset: "msbuild"},
+			out: "Passed!  - Failed:     0, Passed:     2, Skipped:     0, Total:     2, Duration: 4 ms - Calc.Tests.dll (net8.0)\n" +
+				"/root/.nuget/packages/coverlet.msbuild/6.0.2/build/coverlet.msbuild.targets(72,5): error : The minimum line coverage is below the specified 80 [/w/Calc.Tests/Calc.Tests.csproj]\n" +
+				"/w/Calc.Tests/Calc.Tests.csproj(20,5): error : coverage gate failed [/w/Calc.Tests/Calc.Tests.csproj]\n",
+			want: []diagnostic.Diagnostic{
+				{Path: "/root/.nuget/packages/coverlet.msbuild/6.0.2/build/coverlet.msbuild.targets", Line: 72, Column: 5, Severity: "error", Message: "The minimum line coverage is below the specified 80"},
+				{Path: "/w/Calc.Tests/Calc.Tests.csproj", Line: 20, Column: 5, Severity: "error", Message: "coverage gate failed"},
+			},
+		},
+		{
 			name: "tsc preset both forms",
 			spec: Spec{Type: KindDiagnostics, Preset: "tsc"},
 			out: "src/a.ts(3,7): error TS2322: Type 'string' is not assignable to type 'number'.\n" +

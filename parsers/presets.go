@@ -28,9 +28,12 @@ var presets = map[string]preset{
 	"gcc": {patterns: []string{
 		`^` + filePart + `:(?P<line>\d+):(?:(?P<column>\d+):)? (?P<severity>fatal error|error|warning|note): (?P<message>.*?)(?: \[(?P<code>-W[^\]]+)\])?$`,
 	}},
-	// MSBuild and the dotnet CLI: File.cs(10,5): error CS1002: msg [proj]
+	// MSBuild and the dotnet CLI: File.cs(10,5): error CS1002: msg [proj].
+	// A task's error may have no code: "x.targets(72,5): error : The
+	// minimum line coverage is below the specified 80 [proj]" (coverlet's
+	// threshold, MSBuild's Error task) fails a test run just as surely.
 	"msbuild": {patterns: []string{
-		`^\s*(?P<file>(?:[A-Za-z]:)?[^(:]+?)(?:\((?P<line>\d+)(?:,(?P<column>\d+))?(?:,(?P<endLine>\d+),(?P<endColumn>\d+))?\))?\s*:\s*(?P<severity>error|warning|info)\s+(?P<code>[A-Za-z]+\d+)\s*:\s*(?P<message>.*?)(?:\s+\[[^\]]*\])?$`,
+		`^\s*(?P<file>(?:[A-Za-z]:)?[^(:]+?)(?:\((?P<line>\d+)(?:,(?P<column>\d+))?(?:,(?P<endLine>\d+),(?P<endColumn>\d+))?\))?\s*:\s*(?P<severity>error|warning|info)(?:\s+(?P<code>[A-Za-z]+\d+))?\s*:\s*(?P<message>.*?)(?:\s+\[[^\]]*\])?$`,
 	}},
 	// tsc, both --pretty false and the pretty "file:line:col - error" form.
 	"tsc": {patterns: []string{

@@ -194,8 +194,16 @@ func TestExitCodeRule(t *testing.T) {
 			}
 		})
 	}
+	// One verdict per call: the text status line agrees with the error and
+	// the exit code (it said "ok (exit code 0)" beside "error: 1 files
+	// would change"; issue 25 item 13).
+	code, stdout, stderr := binRun(t, ws, nil, "run", "go.fmt_check", "--format", "text")
+	if code != 1 || strings.Contains(stdout, "ok (exit code") || !strings.Contains(stdout, "failed (exit code 0") ||
+		!strings.Contains(stderr, "error: go.fmt_check: 1 files would change: main.go") {
+		t.Errorf("go.fmt_check in text: exit %d\nstdout:\n%s\nstderr:\n%s", code, stdout, stderr)
+	}
 	write(t, filepath.Join(ws, "ok", "bad.go"), "package ok\n\nvar X int = \"no\"\n")
-	code, stdout, stderr := binRun(t, ws, nil, "run", "go.diagnostics", "file=ok/bad.go", "--format", "json")
+	code, stdout, stderr = binRun(t, ws, nil, "run", "go.diagnostics", "file=ok/bad.go", "--format", "json")
 	if code != 1 || !strings.Contains(stdout, "reported 1 errors") {
 		t.Errorf("diagnostics with an error: exit %d\n%s%s", code, stdout, stderr)
 	}

@@ -109,7 +109,7 @@ func parseRun(cmd *cobra.Command, opts *parseOptions) error {
 		parseErr = failure.Wrap(failure.ToolFailed, parseErr, "%s: parse output", t.ID)
 	}
 	return printer{opts.f}.result(t.ID, res, parseErr, func(w io.Writer) error {
-		return printResult(w, opts.f.style(), res)
+		return printResult(w, opts.f.style(), res, res.OK && parseErr == nil)
 	})
 }
 

@@ -96,44 +96,26 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 		err = reportedFailure(t, res)
 	}
 	return printer{opts.f}.result(t.ID, res, err, func(w io.Writer) error {
-		return printResult(w, opts.f.style(), res)
+		return printResult(w, opts.f.style(), res, err == nil)
 	})
 }
 
 // reportedFailure is the tool_failed error (exit 1) of a result that ran
-// but reports a failure, by one rule for every language and kind of tool:
-// the program exited with a code its spec does not call success, tests
-// failed, a check listed files it would change (gofmt -l exits 0), or a
-// read-only tool (a linter, a diagnostics call) reported errors. Warnings
-// alone do not fail a run; nor do the diagnostics of a write, which the
-// diagnostics gate judges.
+// but reports a failure, by registry's one rule (Result.Failure).
 func reportedFailure(t *registry.Tool, res *registry.Result) error {
-	switch {
-	case !res.OK:
-		return failure.New(failure.ToolFailed, "%s failed with exit code %d", t.ID, res.ExitCode)
-	case res.Tests != nil && res.Tests.Failed > 0:
-		return failure.New(failure.ToolFailed, "%s: %d tests failed", t.ID, res.Tests.Failed)
-	case len(res.Files) > 0:
-		return failure.New(failure.ToolFailed, "%s: %d files would change: %s", t.ID, len(res.Files), clipList(res.Files, 5))
-	case t.ReadOnly && res.Counts.Error > 0:
-		return failure.New(failure.ToolFailed, "%s reported %d errors", t.ID, res.Counts.Error)
+	if why := res.Failure(t.ID, t.ReadOnly); why != "" {
+		return failure.New(failure.ToolFailed, "%s", why)
 	}
 	return nil
-}
-
-// clipList joins the first n items, saying how many more there are.
-func clipList(items []string, n int) string {
-	if len(items) <= n {
-		return strings.Join(items, ", ")
-	}
-	return fmt.Sprintf("%s and %d more", strings.Join(items[:n], ", "), len(items)-n)
 }
 
 // printResult writes a tool's result for reading: the command line,
 // diagnostics as path:line:col: severity: message, test outcomes, parsed
 // outputs and a semantic operation's answer as fields and tables, diffs
-// raw, and the tool's own output when it failed without diagnostics.
-func printResult(w io.Writer, st style, res *registry.Result) error {
+// raw, and the tool's own output when it failed without diagnostics. ok
+// is the call's one verdict, which the status line repeats: an exit code
+// of 0 is not "ok" when a check listed files it would change.
+func printResult(w io.Writer, st style, res *registry.Result, ok bool) error {
 	r := renderer{w: w, st: st}
 	if len(res.Command) > 0 {
 		fmt.Fprintf(w, "%s\n", st.dim("$ "+printable(strings.Join(res.Command, " "))))
@@ -204,7 +186,7 @@ func printResult(w io.Writer, st style, res *registry.Result) error {
 		fmt.Fprint(w, printable(tail))
 	}
 	status := "ok"
-	if !res.OK {
+	if !ok {
 		status = "failed"
 	}
 	if len(res.Command) > 0 {

@@ -35,7 +35,7 @@ const (
 // Shape puts a run's parsed output into the one result model: every
 // diagnostic path workspace-relative (to root) with "/" separators,
 // sorted without duplicates, counted; tests and changed files from the
-// outputs that give them. dir is the directory the tool ran in: tools
+// outputs that give them, and OK false when they report a failure. dir is the directory the tool ran in: tools
 // print paths relative to it.
 func Shape(res *registry.Result, root, dir string) {
 	for i := range res.Diagnostics {
@@ -55,6 +55,11 @@ func Shape(res *registry.Result, root, dir string) {
 	}
 	if v, ok := res.Outputs[OutputFiles]; ok {
 		res.Files = files(v, root, dir)
+	}
+	// One verdict per run: a check that lists files it would change, or a
+	// runner that reports failed tests, failed whatever its exit code.
+	if len(res.Files) > 0 || res.Tests != nil && res.Tests.Failed > 0 {
+		res.OK = false
 	}
 	// What the result now holds in its own shape is not repeated, in the
 	// tool's own paths, among the outputs.

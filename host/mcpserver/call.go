@@ -187,7 +187,9 @@ func toolResult(id string, res *registry.Result, err error) *mcp.CallToolResult 
 				st.Error.Field, st.Error.Details = fe.Field, fe.Details
 			}
 		} else {
-			st.Error.Message = fmt.Sprintf("%s failed with exit code %d", id, res.ExitCode)
+			// Why it failed, by the rule the CLI uses: the exit code
+			// alone does not say that a coverage threshold failed.
+			st.Error.Message = res.Failure(id, false)
 		}
 	}
 	return &mcp.CallToolResult{
@@ -218,6 +220,11 @@ func summary(id string, res *registry.Result, e *errorInfo) string {
 		b.WriteString(": " + counts)
 	}
 	b.WriteString("\n")
+	if e != nil && e.Code == failure.ToolFailed && res.Counts.Error == 0 {
+		// No error diagnostic below says why it failed; the reason does
+		// (files a check would change, a crash, a coverage threshold).
+		b.WriteString(e.Message + "\n")
+	}
 	for i, d := range res.Diagnostics {
 		if i == maxSummaryDiagnostics {
 			fmt.Fprintf(&b, "... and %d more (see structuredContent.diagnostics)\n", len(res.Diagnostics)-i)
