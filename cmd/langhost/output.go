@@ -50,7 +50,15 @@ func (p printer) result(commandID string, data any, err error, text func(w io.Wr
 			env.Warnings = specWarnings(p.f.host.Specs.Problems)
 		}
 		if p.f.jq != nil {
-			if jerr := p.f.jq.apply(p.f.cmd.Context(), p.f.io.Out, env); jerr != nil {
+			jerr := p.f.jq.apply(p.f.cmd.Context(), p.f.io.Out, env)
+			if err != nil {
+				// The filter sees the whole envelope, errors included, but
+				// what it selects may leave them out (a failed run's .data
+				// is null). As with gh, a failed command's message goes to
+				// stderr whatever the filter printed, so no failure is mute.
+				printTextError(p.f.io.ErrOut, err)
+			}
+			if jerr != nil {
 				// The command's own outcome is still the one that counts
 				// when it failed; a failing filter is reported beside it.
 				printTextError(p.f.io.ErrOut, jerr)

@@ -160,6 +160,39 @@ func TestJQ(t *testing.T) {
 	}
 }
 
+// TestJQFailureIsNeverMute: a failed command filtered by --jq keeps its
+// exit code and prints its message on stderr, whatever the filter selects
+// (here .data, null for a failure; issue 25 item 12).
+func TestJQFailureIsNeverMute(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		out    string
+		stderr string
+	}{
+		{"not found", []string{"run", "demo.nosuch", "--jq", ".data"}, 3, "null\n", "demo.nosuch"},
+		{"invalid input", []string{"run", "demo.check", "--input", "{\"nosuch\": 1}", "--jq", ".data"}, 2, "null\n", "nosuch"},
+		{"filter keeps the errors", []string{"run", "demo.nosuch", "--jq", ".errors[0].code"}, 3, "not_found\n", "demo.nosuch"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := newCLI(t)
+			c.format = "-"
+			o := c.run(tt.args...)
+			if o.code != tt.code {
+				t.Fatalf("exit %d, want %d\nstdout: %s\nstderr: %s", o.code, tt.code, o.stdout, o.stderr)
+			}
+			if o.stdout != tt.out {
+				t.Errorf("stdout %q, want %q", o.stdout, tt.out)
+			}
+			if !strings.HasPrefix(o.stderr, "error: ") || !strings.Contains(o.stderr, tt.stderr) {
+				t.Errorf("stderr %q, want the error naming %q", o.stderr, tt.stderr)
+			}
+		})
+	}
+}
+
 func TestSchemaKinds(t *testing.T) {
 	c := newCLI(t)
 	c.format = "-"
