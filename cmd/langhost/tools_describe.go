@@ -41,7 +41,7 @@ func toolsDescribeRun(cmd *cobra.Command, opts *toolsDescribeOptions) error {
 		return err
 	}
 	deprecated := t.DeprecatedInputs()
-	out := describedTool{Tool: t, DeprecatedInputs: deprecated}
+	out := describedTool{Tool: t, Confirmation: t.Confirmation(), DeprecatedInputs: deprecated}
 	return printer{opts.f}.result(commandPath(cmd), out, nil, func(w io.Writer) error {
 		fmt.Fprintf(w, "%s  (%s, %s)\n", t.ID, t.Kind, t.Language)
 		if t.Description != "" {
@@ -51,7 +51,7 @@ func toolsDescribeRun(cmd *cobra.Command, opts *toolsDescribeOptions) error {
 			fmt.Fprintf(w, "command:       %s\n", strings.Join(t.Command, " "))
 		}
 		fmt.Fprintf(w, "side effects:  %s\n", t.SideEffects)
-		fmt.Fprintf(w, "confirmation:  %v\n", t.RequiresConfirmation)
+		fmt.Fprintf(w, "confirmation:  %s\n", out.Confirmation)
 		fmt.Fprintf(w, "workspace code: %s\n", cmp.Or(t.WorkspaceCode, "none"))
 		fmt.Fprintf(w, "failure codes: %s\n", strings.Join(t.FailureCodes, ", "))
 		fmt.Fprintf(w, "source:        %s\n", t.Source)
@@ -75,6 +75,10 @@ func toolsDescribeRun(cmd *cobra.Command, opts *toolsDescribeOptions) error {
 // spellings of its inputs (newName for new_name), which it still accepts.
 type describedTool struct {
 	*registry.Tool
+	// Confirmation says when a call needs confirmation (registry's
+	// Tool.Confirmation): requiresConfirmation alone is false for an edit
+	// tool whose transaction asks for it only to write.
+	Confirmation     string            `json:"confirmation"`
 	DeprecatedInputs map[string]string `json:"deprecatedInputs,omitempty"`
 }
 

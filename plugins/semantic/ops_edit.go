@@ -305,7 +305,7 @@ func (in txnInput) validate() error {
 
 type fileInput struct {
 	File  string `json:"file" jsonschema:"file path, relative to the workspace root or absolute inside it"`
-	Apply bool   `json:"apply,omitempty" jsonschema:"write the new text through a transaction (needs confirmation); default returns it only"`
+	Apply bool   `json:"apply,omitempty" jsonschema:"write the new text through a transaction (confirmed by --yes on the CLI, by the client's approval over MCP); default returns it only"`
 	txnInput
 }
 
@@ -397,7 +397,7 @@ type formatInput struct {
 	File         string `json:"file" jsonschema:"file path, relative to the workspace root or absolute inside it"`
 	TabSize      int    `json:"tab_size,omitempty" jsonschema:"tab size (default: detected from the file, else 4)"`
 	InsertSpaces *bool  `json:"insert_spaces,omitempty" jsonschema:"indent with spaces (default: detected from the file, else true)"`
-	Apply        bool   `json:"apply,omitempty" jsonschema:"write the formatted text through a transaction (needs confirmation); default returns it only"`
+	Apply        bool   `json:"apply,omitempty" jsonschema:"write the formatted text through a transaction (confirmed by --yes on the CLI, by the client's approval over MCP); default returns it only"`
 	txnInput
 }
 
@@ -435,7 +435,7 @@ func format(ctx context.Context, c *call, in *formatInput) (*newTextOutput, erro
 type renameInput struct {
 	Target
 	NewName string      `json:"new_name" jsonschema:"the new name"`
-	Apply   bool        `json:"apply,omitempty" jsonschema:"write the change (needs confirmation); default is a preview"`
+	Apply   bool        `json:"apply,omitempty" jsonschema:"write the change (confirmed by --yes on the CLI, by the client's approval over MCP); default is a preview"`
 	Expect  expectation `json:"expect,omitempty" jsonschema:"with apply: the sha256 of every file of the preview to apply (files[].file -> files[].sha256); the write is refused, and nothing written, if any file changed since the preview or the edit now touches other files"`
 	txnInput
 }
@@ -555,7 +555,7 @@ type codeActionsInput struct {
 	EndColumn int         `json:"end_column,omitempty" jsonschema:"1-based end column"`
 	Only      []string    `json:"only,omitempty" jsonschema:"code action kinds to ask for, e.g. quickfix, refactor, source.organizeImports"`
 	Preview   actionRef   `json:"preview,omitempty"`
-	Apply     bool        `json:"apply,omitempty" jsonschema:"write the previewed action's edit (needs confirmation)"`
+	Apply     bool        `json:"apply,omitempty" jsonschema:"write the previewed action's edit (confirmed by --yes on the CLI, by the client's approval over MCP)"`
 	Expect    expectation `json:"expect,omitempty" jsonschema:"with apply: the sha256 of every file of the preview to apply (files[].file -> files[].sha256); the write is refused, and nothing written, if any file changed since the preview or the edit now touches other files"`
 	txnInput
 }
