@@ -46,15 +46,15 @@ func TestToolConfirmation(t *testing.T) {
 	}
 	tests := []struct {
 		name string
-		tool Tool
+		tool *Tool
 		want string
 	}{
-		{"cli write", Tool{Kind: KindCLI, SideEffects: "workspace", RequiresConfirmation: true}, "always"},
-		{"cli read", Tool{Kind: KindCLI, SideEffects: "none", ReadOnly: true}, "never"},
-		{"semantic read", Tool{Kind: KindSemantic, SideEffects: "none", ReadOnly: true, InputSchema: schema("file")}, "never"},
-		{"preview unless apply", Tool{Kind: KindSemantic, SideEffects: "workspace", InputSchema: schema("apply")}, "to write (apply)"},
-		{"writes unless dry_run", Tool{Kind: KindSemantic, SideEffects: "workspace", InputSchema: schema("dry_run")}, "to write (unless dry_run)"},
-		{"transaction without a switch", Tool{Kind: KindSemantic, SideEffects: "workspace", InputSchema: schema("file")}, "always"},
+		{"cli write", &Tool{Kind: KindCLI, SideEffects: "workspace", RequiresConfirmation: true}, "always"},
+		{"cli read", &Tool{Kind: KindCLI, SideEffects: "none", ReadOnly: true}, "never"},
+		{"semantic read", &Tool{Kind: KindSemantic, SideEffects: "none", ReadOnly: true, InputSchema: schema("file")}, "never"},
+		{"preview unless apply", &Tool{Kind: KindSemantic, SideEffects: "workspace", InputSchema: schema("apply")}, "to write (apply)"},
+		{"writes unless dry_run", &Tool{Kind: KindSemantic, SideEffects: "workspace", InputSchema: schema("dry_run")}, "to write (unless dry_run)"},
+		{"transaction without a switch", &Tool{Kind: KindSemantic, SideEffects: "workspace", InputSchema: schema("file")}, "always"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

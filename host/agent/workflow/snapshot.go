@@ -10,7 +10,6 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/aymanbagabas/go-udiff"
 	"github.com/langhost/langhost/internal/unidiff"
 	"github.com/langhost/langhost/internal/workspace"
 )
