@@ -255,9 +255,19 @@ func (c *call) diagnosticsOfDocs(ctx context.Context, docs []*document, pull boo
 			missing = append(missing, c.e.relPath(d.uri))
 		}
 	}
-	// Servers publish a file more than once (syntax, then types) and go
-	// on with dependents: take the publications once the server is idle.
-	settled := c.s.srv.WaitIdle(wctx, settleTime) == nil
+	// Servers publish a file more than once (syntax, then types, then
+	// analyzers: gopls's printf check comes a pass after its type errors)
+	// and go on with dependents. A server with a diagnosis barrier
+	// publishes everything before it answers; for the others take the
+	// publications once the server is idle.
+	settled, err := c.diagnoseAll(wctx, docs)
+	if err != nil && ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	barrierFailed := !settled && c.s.hasCommand(goplsDiagnoseFiles)
+	if !settled {
+		settled = c.s.srv.WaitIdle(wctx, settleTime) == nil
+	}
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
 	}
@@ -280,6 +290,11 @@ func (c *call) diagnosticsOfDocs(ctx context.Context, docs []*document, pull boo
 	case !settled:
 		out.Complete = false
 		out.Incomplete = joinReason(out.Incomplete, fmt.Sprintf("%s was still working after %s (work-done progress or messages); later diagnostics may be missing", c.s.serverName(), wait.Round(time.Second)))
+	case barrierFailed:
+		// Without the barrier nothing says the analyzers' pass has been
+		// published: a quiet moment comes between the passes.
+		out.Complete = false
+		out.Incomplete = joinReason(out.Incomplete, fmt.Sprintf("%s did not run %s; diagnostics of its later passes (analyzers) may be missing", c.s.serverName(), goplsDiagnoseFiles))
 	}
 	return all, nil
 }
