@@ -560,7 +560,62 @@ func (s *session) flushWatched(ctx context.Context) error {
 		events[i] = lsp.FileEvent{URI: lsp.URIFromPath(p), Type: changes[p].typ}
 	}
 	s.e.log.Debug("files changed on disk", "changes", len(events))
-	return s.srv.Notify(ctx, "workspace/didChangeWatchedFiles", map[string]any{"changes": events})
+	if err := s.srv.Notify(ctx, "workspace/didChangeWatchedFiles", map[string]any{"changes": events}); err != nil {
+		return err
+	}
+	var created []string
+	for _, p := range paths {
+		if c := changes[p]; c.typ == lsp.FileCreated && !c.dir && s.checks(p) {
+			created = append(created, p)
+		}
+	}
+	return s.loadPackagesOf(ctx, created)
+}
+
+// goplsListImports is gopls's command that lists a file's imports. To
+// answer it gopls loads the package of the file when it knows none
+// (snapshot.NarrowestMetadataForFile), which is why it is asked. gopls
+// v0.23.0 loads the workspace's packages once, at start-up, and later only
+// the package of a file a request names: a created file does not reload
+// the workspace (cache/snapshot.go clone reinitialises only for changes
+// of go.mod, go.work, go.sum and vendor), so a package directory created
+// after start-up stayed missing from find_references and every other
+// workspace-wide answer until the server restarted.
+const goplsListImports = "gopls.list_imports"
+
+// maxPackageLoads bounds the directories loadPackagesOf asks about per
+// call: a checkout creating thousands must not stall the call. Past it
+// the packages load when a request names one of their files.
+const maxPackageLoads = 64
+
+// loadPackagesOf makes a server that loads packages only on demand load
+// the packages of created files, one file per directory.
+func (s *session) loadPackagesOf(ctx context.Context, created []string) error {
+	if len(created) == 0 || !s.hasCommand(goplsListImports) {
+		return nil
+	}
+	dirs := map[string]bool{}
+	for _, p := range created {
+		dir := filepath.Dir(p)
+		if dirs[dir] {
+			continue
+		}
+		if len(dirs) == maxPackageLoads {
+			s.e.log.Debug("too many new directories to load now", "limit", maxPackageLoads)
+			break
+		}
+		dirs[dir] = true
+		err := s.call(ctx, "workspace/executeCommand", map[string]any{
+			"command": goplsListImports, "arguments": []any{map[string]any{"URI": lsp.URIFromPath(p)}}}, nil)
+		if err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			// A file that is not Go after all, or was removed again.
+			s.e.log.Debug("loading the package of a new file", "file", p, "error", err)
+		}
+	}
+	return nil
 }
 
 // watchFilter returns the filter for the server's current registrations,
