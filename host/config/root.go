@@ -5,6 +5,8 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+
+	"github.com/langhost/langhost/internal/slnroot"
 )
 
 // RootMarkers returns the names of the files and directories that make a directory a
@@ -60,6 +62,9 @@ func FindRoot(dir string, markers []string) (root, marker string) {
 			break
 		}
 		if m := markerIn(d, markers); m != "" {
+			if projects := slnroot.Projects(d); len(projects) > 0 {
+				return projectRoot(d, projects, home)
+			}
 			return d, m
 		}
 		parent := filepath.Dir(d)
@@ -69,6 +74,29 @@ func FindRoot(dir string, markers []string) (root, marker string) {
 		d = parent
 	}
 	return dir, ""
+}
+
+// projectRoot is the root for a directory holding a .NET project: the
+// directory of the solution that lists the project, as C# servers load
+// it (one project alone would hide its callers in the others, and a
+// rename there would break their build), else the repository's root,
+// else the project's directory.
+func projectRoot(dir string, projects []string, home string) (string, string) {
+	climb := func(d string) bool {
+		return (home == "" || d != filepath.Clean(home)) && safeAncestor(d)
+	}
+	if sln := slnroot.Containing(projects, climb); sln != "" {
+		return filepath.Dir(sln), filepath.Base(sln)
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if m := markerIn(d, []string{".git"}); m != "" {
+			return d, m
+		}
+		if parent := filepath.Dir(d); parent == d || !climb(parent) {
+			break
+		}
+	}
+	return dir, filepath.Base(projects[0])
 }
 
 // markerIn returns the first entry of dir (a file or a directory, never a

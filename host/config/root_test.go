@@ -133,3 +133,57 @@ func tree(t *testing.T, names ...string) string {
 	}
 	return top
 }
+
+// TestFindRootDotnetSolution: started in a project's directory, the root
+// is the directory of the solution that lists the project (.sln with
+// backslashes, .slnx with slashes), not the project's; a solution that
+// does not list it does not count; without one the repository's root.
+func TestFindRootDotnetSolution(t *testing.T) {
+	tests := []struct {
+		name       string
+		files      map[string]string
+		start      string
+		root       string
+		wantMarker string
+	}{
+		{"slnx two levels up", map[string]string{
+			"Shop.slnx":                      `<Solution><Project Path="src/Shop.Core/Shop.Core.csproj" /></Solution>`,
+			"src/Shop.Core/Shop.Core.csproj": "<Project/>",
+			"src/Shop.Core/Models/Cart.cs":   "",
+			"src/Shop.App/Shop.App.csproj":   "<Project/>",
+		}, "src/Shop.Core/Models", ".", "Shop.slnx"},
+		{"sln with backslashes", map[string]string{
+			"Zoo.sln":                      `Project("{FAE04EC0-301F-11D3-BF4B-00C04F79EFBC}") = "Zoo.Core", "src\Zoo.Core\Zoo.Core.csproj", "{C1A208D0-076F-4A88-BDCC-ED1F5C7A8713}"`,
+			"src/Zoo.Core/Zoo.Core.csproj": "<Project/>",
+		}, "src/Zoo.Core", ".", "Zoo.sln"},
+		{"a solution of other projects", map[string]string{
+			".git/HEAD":              "",
+			"other/Other.sln":        `Project("{X}") = "Lib", "Lib\Lib.csproj", "{Y}"`,
+			"other/Lib/Lib.csproj":   "<Project/>",
+			"tools/Tool/Tool.csproj": "<Project/>",
+		}, "tools/Tool", ".", ".git"},
+		{"lone project", map[string]string{"App/App.csproj": "<Project/>"}, "App", "App", "App.csproj"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			top := t.TempDir()
+			for name, content := range tt.files {
+				p := filepath.Join(top, filepath.FromSlash(name))
+				if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+					t.Fatal(err)
+				}
+				if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+					t.Fatal(err)
+				}
+			}
+			start := filepath.Join(top, tt.start)
+			if err := os.MkdirAll(start, 0o755); err != nil {
+				t.Fatal(err)
+			}
+			root, marker := FindRoot(start, rootMarkers)
+			if want := filepath.Join(top, tt.root); root != want || marker != tt.wantMarker {
+				t.Errorf("FindRoot = %s, %q; want %s, %q", root, marker, want, tt.wantMarker)
+			}
+		})
+	}
+}
