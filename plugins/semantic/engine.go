@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/hashicorp/go-hclog"
+	"github.com/langhost/langhost/internal/slnroot"
 	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/pluginapi"
@@ -42,6 +43,11 @@ type Engine struct {
 	lang    string
 	cfg     Config
 	sess    *session
+
+	// narrow says why the server sees less than the project it serves
+	// (one project of a solution outside the workspace); "" when it
+	// sees it all. Answers carry it as a warning, writes are refused.
+	narrow string
 
 	progMu   sync.Mutex
 	progress pluginapi.ProgressFunc
@@ -91,6 +97,7 @@ func (e *Engine) Open(ctx context.Context, req pluginapi.OpenRequest, progress p
 	}
 	e.opened, e.ws, e.root, e.lang, e.cfg = true, ws, root, req.Language, cfg
 	e.lspRoot = findRoot(root, cfg.RootMarkers)
+	e.narrow = narrowScope(root, e.lspRoot)
 	_, err = e.startLocked(ctx, progress)
 	return err
 }
@@ -133,7 +140,49 @@ func (e *Engine) Invoke(ctx context.Context, req pluginapi.InvokeRequest, progre
 	if err != nil {
 		return nil, failure.Wrap(failure.Internal, err, "encoding %s output", req.Operation)
 	}
+	if e.narrow != "" {
+		raw = withWarning(raw, e.narrow)
+	}
 	return raw, nil
+}
+
+// narrowScope says why a server rooted at lspRoot for the workspace root
+// sees less than the code the workspace belongs to: the root holds .NET
+// projects and no solution, and a solution above the workspace lists
+// them (langhost was pointed at one project's directory). It returns ""
+// otherwise.
+func narrowScope(root, lspRoot string) string {
+	projects := slnroot.Projects(lspRoot)
+	if len(projects) == 0 || len(slnroot.Solutions(lspRoot)) > 0 {
+		return ""
+	}
+	home, _ := os.UserHomeDir()
+	sln := slnroot.Containing(projects, func(dir string) bool { return home == "" || dir != filepath.Clean(home) })
+	if sln == "" {
+		return ""
+	}
+	if rel, err := filepath.Rel(sln, root); err == nil && !strings.HasPrefix(rel, "..") {
+		return "" // the workspace holds the solution
+	}
+	return fmt.Sprintf("the workspace %s is one project of the solution %s, which is outside it: the server loads only this project, so references, implementations and callers in the solution's other projects are missing, and writes are refused (start langhost in %s)",
+		root, sln, filepath.Dir(sln))
+}
+
+// withWarning adds warning to the "warnings" list of a JSON object
+// output; other outputs are returned as they are.
+func withWarning(raw json.RawMessage, warning string) json.RawMessage {
+	var obj map[string]json.RawMessage
+	if json.Unmarshal(raw, &obj) != nil || obj == nil {
+		return raw
+	}
+	var warnings []string
+	_ = json.Unmarshal(obj["warnings"], &warnings)
+	w, _ := json.Marshal(append(warnings, warning))
+	obj["warnings"] = w
+	if out, err := json.Marshal(obj); err == nil {
+		return out
+	}
+	return raw
 }
 
 // Status implements pluginapi.Agent.

@@ -112,6 +112,11 @@ func (c *call) transact(ctx context.Context, tx *txn) (*TxnResult, error) {
 	if len(changes) == 0 {
 		return res, nil // nothing to write, nothing to record
 	}
+	if !tx.DryRun && c.e.narrow != "" {
+		// The server cannot check what the change does to the projects
+		// it did not load.
+		return nil, failure.New(failure.Precondition, "%s refused: %s", tx.Operation, c.e.narrow)
+	}
 	if !tx.DryRun && !c.confirmed {
 		return nil, failure.New(failure.Precondition, "%s needs confirmation: it writes %d file(s); repeat the call with confirmation to apply, or pass dry_run", tx.Operation, len(changes))
 	}
