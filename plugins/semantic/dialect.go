@@ -259,6 +259,10 @@ func (*csharpLSDialect) prepare(*session) {}
 // two notifications and a reparse per call (100 ms on a large file).
 func (*csharpLSDialect) answersFromDisk() bool { return true }
 
+// symbolCap: csharp-ls 0.28.0 answers workspace/symbol with at most 100
+// symbols, saying nothing when it left some out.
+func (*csharpLSDialect) symbolCap() int { return 100 }
+
 // organizeImportsInstead: csharp-ls 0.28.0 has Roslyn's using actions, but
 // none of kind source.organizeImports.
 func (*csharpLSDialect) organizeImportsInstead() string {

@@ -113,6 +113,10 @@ type findSymbolOutput struct {
 	Symbols   []SymbolItem `json:"symbols"`
 	Total     int          `json:"total"`
 	Truncated bool         `json:"truncated,omitempty"`
+	// Complete is false when the server cut its answer at its cap, so
+	// that symbols matching the query are missing; Incomplete says so.
+	Complete   bool   `json:"complete"`
+	Incomplete string `json:"incomplete,omitempty"`
 }
 
 func findSymbol(ctx context.Context, c *call, in *findSymbolInput) (*findSymbolOutput, error) {
@@ -123,6 +127,8 @@ func findSymbol(ctx context.Context, c *call, in *findSymbolInput) (*findSymbolO
 	if err != nil {
 		return nil, err
 	}
+	capped := c.s.capped(len(syms))
+	syms = dedupe(syms)
 	kind := lsp.ParseSymbolKind(in.Kind)
 	var kept []lsp.SymbolInformation
 	for _, si := range syms {
@@ -146,7 +152,11 @@ func findSymbol(ctx context.Context, c *call, in *findSymbolInput) (*findSymbolO
 	if limit == 0 {
 		limit = 50
 	}
-	out := &findSymbolOutput{Symbols: []SymbolItem{}, Total: len(kept)}
+	out := &findSymbolOutput{Symbols: []SymbolItem{}, Total: len(kept), Complete: !capped}
+	if capped {
+		out.Truncated = true
+		out.Incomplete = fmt.Sprintf("%s returned %d symbols, its cap: more symbols match %q; narrow the query", c.s.serverName(), len(syms), in.Query)
+	}
 	for i, si := range kept {
 		if i == limit {
 			out.Truncated = true
@@ -659,6 +669,9 @@ type Implementation struct {
 	Name    string `json:"name,omitempty"`
 	Kind    string `json:"kind,omitempty"`
 	Snippet string `json:"snippet,omitempty"`
+	// Parts are the other declarations of the same type (a C# partial
+	// class), which is listed once.
+	Parts []Loc `json:"parts,omitempty"`
 }
 
 type findImplementationsOutput struct {
@@ -685,11 +698,19 @@ func findImplementations(ctx context.Context, c *call, in *targetInput) (*findIm
 		return nil, failure.Wrap(failure.Internal, err, "decoding implementation result from %s", c.s.name)
 	}
 	sortLocations(locs)
-	out := &findImplementationsOutput{Symbol: symbol, Total: len(locs), Implementations: []Implementation{}}
+	out := &findImplementationsOutput{Symbol: symbol, Implementations: []Implementation{}}
+	parts := map[string]int{} // type identity -> index in out
 	for _, l := range locs {
 		impl := Implementation{Loc: c.loc(l.URI, l.Range, in.Detail)}
-		if sym, _ := c.declarationOf(ctx, l); sym != nil {
+		if sym, chain := c.declarationOf(ctx, l); sym != nil {
 			impl.Name, impl.Kind = sym.Name, sym.Kind.String()
+			if key := typeIdentity(sym, chain); key != "" {
+				if i, ok := parts[key]; ok {
+					out.Implementations[i].Parts = append(out.Implementations[i].Parts, impl.Loc)
+					continue
+				}
+				parts[key] = len(out.Implementations)
+			}
 		} else if m, err := c.peekURI(l.URI); err == nil {
 			impl.Name = identifierAt(m, l.Range.Start)
 		}
@@ -698,7 +719,27 @@ func findImplementations(ctx context.Context, c *call, in *targetInput) (*findIm
 		}
 		out.Implementations = append(out.Implementations, impl)
 	}
+	out.Total = len(out.Implementations)
 	return out, nil
+}
+
+// typeIdentity names the type sym declares by its kind and its chain of
+// containers, so that the parts of a partial type, declared in several
+// places, are one; "" for other symbols (overloads are distinct).
+func typeIdentity(sym *lsp.DocumentSymbol, chain []lsp.DocumentSymbol) string {
+	switch sym.Kind {
+	case lsp.ParseSymbolKind("class"), lsp.ParseSymbolKind("struct"), lsp.ParseSymbolKind("interface"):
+	default:
+		return ""
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%d", sym.Kind)
+	for _, c := range chain {
+		if c.SelectionRange != sym.SelectionRange {
+			b.WriteString("\x00" + c.Name)
+		}
+	}
+	return b.String() + "\x00" + sym.Name
 }
 
 func (c *call) peekURI(uri lsp.DocumentURI) (*lsp.Mapper, error) {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"strings"
 	"time"
 
@@ -393,6 +394,31 @@ func (c *call) serverDeclarationOf(ctx context.Context, l lsp.Location) (*docume
 	return doc, sym
 }
 
+// cloneSymbols copies a symbol tree, so that one copy's ranges can be
+// changed.
+func cloneSymbols(syms []lsp.DocumentSymbol) []lsp.DocumentSymbol {
+	out := slices.Clone(syms)
+	for i := range out {
+		out[i].Children = cloneSymbols(out[i].Children)
+	}
+	return out
+}
+
+// samePath returns the symbols of syms at the places of path, a chain
+// taken from a tree of the same shape (its clone with other ranges).
+func samePath(syms []lsp.DocumentSymbol, path []lsp.DocumentSymbol) []lsp.DocumentSymbol {
+	var out []lsp.DocumentSymbol
+	for _, p := range path {
+		i := slices.IndexFunc(syms, func(s lsp.DocumentSymbol) bool { return s.SelectionRange == p.SelectionRange && s.Name == p.Name })
+		if i < 0 {
+			break
+		}
+		out = append(out, syms[i])
+		syms = syms[i].Children
+	}
+	return out
+}
+
 type getSourceOutput struct {
 	Name    string `json:"name"`
 	Kind    string `json:"kind"`
@@ -479,11 +505,18 @@ func containingMember(ctx context.Context, c *call, in *positionInput) (*contain
 	if err != nil {
 		return nil, err
 	}
-	syms, err := c.documentSymbols(ctx, doc)
+	// The member is chosen by the server's own ranges: csharp-ls counts a
+	// member's doc comment in it, as the raw server answers. It is shown
+	// with the declaration's range without that trivia.
+	raw, err := c.serverRanges(ctx, doc)
 	if err != nil {
 		return nil, err
 	}
-	path := symbolPath(syms, pos)
+	syms := cloneSymbols(raw)
+	if c.e.cfg.Dialect == DialectCSharpLS {
+		trimTrivia(doc.mapper, syms)
+	}
+	path := samePath(syms, symbolPath(raw, pos))
 	if len(path) == 0 {
 		return nil, fieldErr(failure.NotFound, "line", "no declaration contains %s:%d:%d", in.File, in.Line, col)
 	}

@@ -1,11 +1,15 @@
 package semantic
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
+	"os"
 	"path"
+	"path/filepath"
 	"slices"
 	"sort"
 	"strconv"
@@ -212,6 +216,14 @@ func (c *call) resolveName(ctx context.Context, t Target) (*resolved, error) {
 		}
 	}
 	matches = c.preferWorkspace(dedupe(matches))
+	if len(matches) == 0 && c.s.capped(len(syms)) {
+		// The server's list was cut at its cap: the declaration may be
+		// among what it left out. Resolve from the declarations of the
+		// files that mention the name instead.
+		if r, err := c.resolveInFiles(ctx, t, kind); r != nil || err != nil {
+			return r, err
+		}
+	}
 	switch len(matches) {
 	case 0:
 		return nil, c.notFound(ctx, t, syms)
@@ -375,6 +387,20 @@ func (c *call) preferWorkspace(syms []lsp.SymbolInformation) []lsp.SymbolInforma
 	return syms
 }
 
+// symbolCapper is a dialect whose server cuts workspace/symbol answers
+// at a fixed count without saying so.
+type symbolCapper interface{ symbolCap() int }
+
+// capped reports whether a workspace/symbol answer of n symbols may have
+// been cut at the server's cap.
+func (s *session) capped(n int) bool {
+	d, ok := s.dialect.(symbolCapper)
+	return ok && n >= d.symbolCap()
+}
+
+// dedupe lists each symbol once: a declaration the server reports once
+// per project that compiles its file (a linked file), and a partial
+// type's parts (one type, declared in several files).
 func dedupe(syms []lsp.SymbolInformation) []lsp.SymbolInformation {
 	seen := map[string]bool{}
 	var out []lsp.SymbolInformation
@@ -382,6 +408,10 @@ func dedupe(syms []lsp.SymbolInformation) []lsp.SymbolInformation {
 		key := string(si.Location.URI) + si.Name
 		if si.Location.Range != nil {
 			key += fmt.Sprint(si.Location.Range.Start)
+		}
+		switch si.Kind.String() {
+		case "class", "struct", "interface":
+			key = fmt.Sprintf("%d\x00%s\x00%s", si.Kind, si.ContainerName, si.Name)
 		}
 		if !seen[key] {
 			seen[key] = true
@@ -437,13 +467,27 @@ func nameMatches(symName, symContainer, name, container string) bool {
 			return baseName(symName) == baseName(b) && (qualifier(symName) == q || containerMatches(symContainer, q))
 		}
 	}
-	if baseName(symName) != name && symName != name {
+	if base := baseName(symName); base != name && symName != name && bareName(base) != name {
 		return false
 	}
 	if container == "" {
 		return true
 	}
 	return qualifier(symName) == container || containerMatches(symContainer, container)
+}
+
+// bareName strips a member name's parameter list and type parameters, as
+// csharp-ls names them ("FromResult<T>(T)"), so that the bare name a user
+// writes matches the generic declaration: the name path resolver
+// (symbolSegments) reads names the same way.
+func bareName(name string) string {
+	if i := strings.IndexByte(name, '('); i > 0 && strings.HasSuffix(name, ")") {
+		name = name[:i]
+	}
+	if j := strings.IndexByte(name, '<'); j > 0 {
+		name = name[:j]
+	}
+	return name
 }
 
 func containerMatches(symContainer, want string) bool {
@@ -514,6 +558,20 @@ func declarationAt(syms []lsp.DocumentSymbol, pos lsp.Position, name string) *ls
 }
 
 func (c *call) documentSymbols(ctx context.Context, doc *document) ([]lsp.DocumentSymbol, error) {
+	syms, err := c.serverRanges(ctx, doc)
+	if err != nil {
+		return nil, err
+	}
+	if c.e.cfg.Dialect == DialectCSharpLS {
+		trimTrivia(doc.mapper, syms)
+	}
+	return syms, nil
+}
+
+// serverRanges returns a document's declarations with the ranges the
+// server gave, leading trivia (a doc comment) included where the server
+// counts it as part of the declaration.
+func (c *call) serverRanges(ctx context.Context, doc *document) ([]lsp.DocumentSymbol, error) {
 	if err := c.s.require("documentSymbolProvider", "textDocument/documentSymbol"); err != nil {
 		return nil, err
 	}
@@ -528,11 +586,7 @@ func (c *call) documentSymbols(ctx context.Context, doc *document) ([]lsp.Docume
 	if err != nil {
 		return nil, failure.Wrap(failure.Internal, err, "decoding documentSymbol result from %s", c.s.name)
 	}
-	syms = declarationsOnly(syms)
-	if c.e.cfg.Dialect == DialectCSharpLS {
-		trimTrivia(doc.mapper, syms)
-	}
-	return syms, nil
+	return declarationsOnly(syms), nil
 }
 
 // docAt returns a read-only view of the document of uri (for files the
@@ -903,6 +957,82 @@ func (c *call) refCandidates(refs []*symbolRef) []Candidate {
 // maxCandidateFiles bounds the files a workspace-wide name path opens.
 const maxCandidateFiles = 50
 
+// maxMentionRead bounds the bytes read of each file searched for a name.
+const maxMentionRead = 1 << 20
+
+// filesMentioning lists up to maxCandidateFiles source files of the
+// workspace that may declare name, for when the server's workspace
+// symbols cannot be trusted to list it (they were cut at the server's
+// cap): the files named after it first (Cart.cs, Cart.Totals.cs), then
+// those whose text contains it.
+func (c *call) filesMentioning(name string) []string {
+	var named, mentioning []string
+	walkFiles(c.e.root, func(p string) bool {
+		if !c.s.checks(p) {
+			return true
+		}
+		base := filepath.Base(p)
+		if stem, _, _ := strings.Cut(base, "."); stem == name {
+			named = append(named, p)
+			return true
+		}
+		if len(mentioning) < maxCandidateFiles {
+			if f, err := os.Open(p); err == nil {
+				data, _ := io.ReadAll(io.LimitReader(f, maxMentionRead))
+				f.Close()
+				if bytes.Contains(data, []byte(name)) {
+					mentioning = append(mentioning, p)
+				}
+			}
+		}
+		return len(named) < maxCandidateFiles
+	})
+	return append(named, mentioning...)[:min(len(named)+len(mentioning), maxCandidateFiles)]
+}
+
+// resolveInFiles resolves a name from the document symbols of the files
+// that mention it, one resolved declaration or nil when none declares it.
+func (c *call) resolveInFiles(ctx context.Context, t Target, kind lsp.SymbolKind) (*resolved, error) {
+	type found struct {
+		doc *document
+		sym lsp.DocumentSymbol
+		key string
+	}
+	var all []found
+	for _, p := range c.filesMentioning(baseName(t.Symbol)) {
+		doc, err := c.s.view(ctx, p)
+		if err != nil {
+			continue
+		}
+		syms, err := c.documentSymbols(ctx, doc)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range findByName(syms, t.Symbol, t.Container, kind) {
+			_, chain := declarationIn(syms, doc.mapper, s.SelectionRange.Start)
+			key := typeIdentity(&s, chain)
+			if key != "" && slices.ContainsFunc(all, func(f found) bool { return f.key == key }) {
+				continue // another part of a partial type
+			}
+			all = append(all, found{doc, s, key})
+		}
+	}
+	switch len(all) {
+	case 0:
+		return nil, nil
+	case 1:
+		return &resolved{doc: all[0].doc, pos: all[0].sym.SelectionRange.Start, sym: &all[0].sym, name: all[0].sym.Name}, nil
+	}
+	cands := make([]Candidate, 0, len(all))
+	for _, f := range all {
+		line, _ := f.doc.mapper.LineColumn(f.sym.SelectionRange.Start)
+		cands = append(cands, Candidate{Name: f.sym.Name, Kind: f.sym.Kind.String(), File: c.e.relPath(f.doc.uri), Line: line})
+	}
+	err := fieldErr(failure.Ambiguous, "symbol", "%q matches %d symbols; add container, kind or file to choose one", t.Symbol, len(all))
+	err.Details = map[string]any{"candidates": cands}
+	return nil, err
+}
+
 // candidateDocs lists the workspace files that declare a symbol named
 // name, according to the server's workspace symbols.
 func (c *call) candidateDocs(ctx context.Context, name string) ([]*document, error) {
@@ -914,6 +1044,12 @@ func (c *call) candidateDocs(ctx context.Context, name string) ([]*document, err
 		return nil, err
 	}
 	var uris []lsp.DocumentURI
+	if c.s.capped(len(syms)) {
+		// Cut at the server's cap: the declaring files may be missing.
+		for _, p := range c.filesMentioning(name) {
+			uris = append(uris, lsp.URIFromPath(p))
+		}
+	}
 	for _, si := range syms {
 		segs, _, _ := symbolSegments(si.Name)
 		if len(segs) == 0 || segs[len(segs)-1] != name || strings.HasPrefix(c.e.relPath(si.Location.URI), "/") || slices.Contains(uris, si.Location.URI) {
