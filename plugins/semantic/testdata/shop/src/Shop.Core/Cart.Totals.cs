@@ -1,0 +1,6 @@
+namespace Shop.Core;
+
+public partial class Cart : ICart
+{
+    public int Total() => _count;
+}

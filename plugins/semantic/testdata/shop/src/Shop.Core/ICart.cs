@@ -1,0 +1,6 @@
+namespace Shop.Core;
+
+public interface ICart
+{
+    int Total();
+}
