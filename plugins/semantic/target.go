@@ -892,6 +892,9 @@ func (c *call) resolveNamePath(ctx context.Context, key, file, symbol, kindName 
 			if (kind != 0 && s.Kind != kind) || !pathMatches(np, fs.segs, quals) || !paramsMatch(np, s) {
 				continue
 			}
+			if partOfMatchedType(matches, doc, fs) {
+				continue
+			}
 			matches = append(matches, c.symbolRefOf(doc, all, fs))
 		}
 	}
@@ -921,6 +924,22 @@ func (c *call) resolveNamePath(ctx context.Context, key, file, symbol, kindName 
 	amb := fieldErr(failure.Ambiguous, key, "%q matches %d symbols; use one of the selectors listed", symbol, len(matches))
 	amb.Details = map[string]any{"candidates": c.refCandidates(matches)}
 	return nil, amb
+}
+
+// partOfMatchedType reports whether fs is another part of a partial type
+// already matched in another file: one type, as dedupe counts it.
+func partOfMatchedType(matches []*symbolRef, doc *document, fs fileSymbol) bool {
+	switch fs.sym().Kind.String() {
+	case "class", "struct", "interface":
+	default:
+		return false
+	}
+	for _, m := range matches {
+		if m.doc.path != doc.path && m.sym.Kind == fs.sym().Kind && m.path == strings.Join(fs.segs, "/") {
+			return true
+		}
+	}
+	return false
 }
 
 // symbolRefOf builds the reference of fs among the file's symbols all.

@@ -600,6 +600,11 @@ func (s *session) loadPackagesOf(ctx context.Context, created []string) error {
 		if dirs[dir] {
 			continue
 		}
+		// gopls reads the file to answer: a named pipe would block it,
+		// and a symlink may lead anywhere.
+		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
 		if len(dirs) == maxPackageLoads {
 			s.e.log.Debug("too many new directories to load now", "limit", maxPackageLoads)
 			break
