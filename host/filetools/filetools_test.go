@@ -22,7 +22,7 @@ import (
 
 // setup makes a workspace with files and a registry holding the tools,
 // with the shipped language specs.
-func setup(t *testing.T, files map[string]string) (*registry.Registry, string) {
+func setup(t testing.TB, files map[string]string) (*registry.Registry, string) {
 	t.Helper()
 	dir := t.TempDir()
 	for name, content := range files {

@@ -12,12 +12,18 @@ import (
 	"github.com/langhost/langhost/host/gate"
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/host/spec"
+	"github.com/langhost/langhost/internal/editlimit"
 	"github.com/langhost/langhost/internal/safefile"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
-// maxWriteSize bounds the files write_file and replace_in_file handle.
+// maxWriteSize bounds the files write_file and replace_in_file handle
+// (replace_in_file's edits apply to files of at most
+// editlimit.MaxFileBytes).
 const maxWriteSize = 16 << 20
+
+// wholeFile is what a refusal of too many edits suggests instead.
+const wholeFile = "write the whole file with workspace.write_file"
 
 type writeInput struct {
 	Path    string `json:"path" jsonschema:"file relative to the workspace root; created (with its directories) when missing"`
@@ -33,7 +39,7 @@ type replaceEdit struct {
 
 type replaceInput struct {
 	Path   string        `json:"path" jsonschema:"file relative to the workspace root"`
-	Edits  []replaceEdit `json:"edits" jsonschema:"replacements, applied in order to the result of the ones before"`
+	Edits  []replaceEdit `json:"edits" jsonschema:"replacements, applied in order to the result of the ones before; at most 1000, on a file of at most 8 MiB"`
 	Policy string        `json:"policy,omitempty" jsonschema:"which new diagnostics reject the edit: new_errors (default), new_warnings or never"`
 	DryRun bool          `json:"dry_run,omitempty" jsonschema:"check and return the diff and diagnostics delta without writing"`
 }
@@ -95,13 +101,27 @@ func (ts *tools) replace(ctx context.Context, call registry.Call) (any, error) {
 	if len(in.Edits) == 0 {
 		return nil, &failure.Error{Code: failure.InvalidInput, Field: "edits", Message: "no edits"}
 	}
+	// The limits of edit_file, checked before the first edit: each edit
+	// scans what the ones before it left.
+	if err := editlimit.Count(len(in.Edits), wholeFile); err != nil {
+		return nil, err
+	}
 	t, err := ts.target("path", in.Path, true)
 	if err != nil {
+		return nil, err
+	}
+	if len(t.old) > editlimit.MaxFileBytes {
+		return nil, editlimit.TooLarge(t.rel, wholeFile)
+	}
+	if err := editlimit.Work(len(in.Edits), len(t.old), t.rel, wholeFile); err != nil {
 		return nil, err
 	}
 	text := string(t.old)
 	edits := make([]any, len(in.Edits))
 	for i, e := range in.Edits {
+		if err := ctx.Err(); err != nil {
+			return nil, failure.Wrap(failure.Canceled, err, "replace_in_file %s: canceled after %d of %d edits; nothing was written", t.rel, i, len(in.Edits))
+		}
 		key := fmt.Sprintf("edits[%d].old_text", i)
 		if text, err = replaceOnce(text, e.OldText, e.NewText, key, t.rel); err != nil {
 			return nil, err

@@ -8,6 +8,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/langhost/langhost/internal/editlimit"
 	"github.com/langhost/langhost/internal/safefile"
 	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
@@ -38,8 +39,8 @@ func (in *editFileInput) validate() error {
 	case in.Content != nil && len(in.Edits) > 0:
 		return fieldErr(failure.InvalidInput, "edits", "give content or edits, not both")
 	}
-	if len(in.Edits) > maxEdits {
-		return fieldErr(failure.InvalidInput, "edits", "%d edits; at most %d per call: split them over several calls, or give the whole file as content", len(in.Edits), maxEdits)
+	if err := editlimit.Count(len(in.Edits), wholeFile); err != nil {
+		return err
 	}
 	for i, e := range in.Edits {
 		if e.OldText == "" {
@@ -50,14 +51,13 @@ func (in *editFileInput) validate() error {
 	return err
 }
 
-// Limits of edits: each edit scans the text the edits before it left, so
-// the work is the number of edits times the file's size (20k edits on a
-// 20 MB file took minutes); a call beyond maxEditWork is refused before
-// any is made. content has no such cost.
+// Edits are bounded by internal/editlimit, as workspace.replace_in_file's
+// are; content has no such cost, so it is what the refusals suggest.
 const (
-	maxEdits         = 1000
-	maxEditFileBytes = 8 << 20
-	maxEditWork      = 256 << 20 // edits × file bytes: a second or so
+	maxEdits         = editlimit.MaxEdits
+	maxEditFileBytes = editlimit.MaxFileBytes
+	maxEditWork      = editlimit.MaxWork
+	wholeFile        = "give the whole file as content"
 )
 
 func editFile(ctx context.Context, c *call, in *editFileInput) (*TxnResult, error) {
@@ -98,7 +98,7 @@ func editFile(ctx context.Context, c *call, in *editFileInput) (*TxnResult, erro
 			old, _, err := readRegular(target, limit)
 			var tooLarge *safefile.TooLargeError
 			if errors.As(err, &tooLarge) {
-				return nil, fieldErr(failure.InvalidInput, "edits", "%s is larger than %d bytes, the most edits apply to; give the whole file as content", rel, maxEditFileBytes)
+				return nil, editlimit.TooLarge(rel, wholeFile)
 			}
 			if err != nil {
 				return nil, failure.Wrap(failure.Precondition, err, "reading %s", rel)
@@ -138,9 +138,8 @@ func (c *call) editFileTarget(p string) (path string, exists bool, err error) {
 
 // applyEdits applies edits to text in order, stopping when ctx ends.
 func applyEdits(ctx context.Context, text string, edits []textReplace, rel string) (string, error) {
-	if work := int64(len(edits)) * int64(max(len(text), 1)); work > maxEditWork {
-		return "", fieldErr(failure.InvalidInput, "edits", "%d edits on the %d bytes of %s are too much work (at most %d edits × bytes): split them over several calls, or give the whole file as content",
-			len(edits), len(text), rel, maxEditWork)
+	if err := editlimit.Work(len(edits), len(text), rel, wholeFile); err != nil {
+		return "", err
 	}
 	for i, e := range edits {
 		if err := ctx.Err(); err != nil {
