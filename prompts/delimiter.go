@@ -14,7 +14,9 @@ const delimiterName = "workspace-file"
 // more than the exact tag as the tag: any case, spaces of every kind and
 // invisible characters (zero-width spaces, joiners, BOM, combining marks,
 // controls) around the "/" and inside the name, fullwidth and other
-// look-alike forms of "<", "/", "-" and the letters. Every "<" (or
+// look-alike forms of "<", "/", "-" and the letters: letters of other
+// scripts drawn like the tag's (Cyrillic о, Greek ο), accented, small
+// capital, superscript, circled and mathematical ones. Every "<" (or
 // look-alike) that starts such a tag becomes "&lt;"; the rest of the text
 // is kept as it is.
 func escapeDelimiter(s string) string {
@@ -105,7 +107,8 @@ func ignorable(r rune) bool {
 // isOpener: "<" and the characters that look like it.
 func isOpener(r rune) bool {
 	switch r {
-	case '<', '\uFF1C', '\uFE64', '\u2039', '\u3008', '\u27E8', '\u2329', '\u02C2', '\u1438', '\u276E':
+	case '<', '\uFF1C', '\uFE64', '\u2039', '\u3008', '\u27E8', '\u2329', '\u02C2', '\u1438', '\u276E',
+		'\u276C', '\u2770', '\u29FC', '\u02F1', '\u300A', '\u27EA', '\u226A':
 		return true
 	}
 	return false
@@ -114,22 +117,29 @@ func isOpener(r rune) bool {
 // isSlash: "/" and the characters that look like it.
 func isSlash(r rune) bool {
 	switch r {
-	case '/', '\uFF0F', '\u2215', '\u2044', '\u29F8', '\u2571', '\u1735', '\u0338':
+	case '/', '\uFF0F', '\u2215', '\u2044', '\u29F8', '\u2571', '\u1735', '\u0338',
+		'\u27CB', '\u2F03', '\u30CE', '\u4E3F', '\u31D3', '\u0337':
 		return true
 	}
 	return false
 }
 
-// fold maps fullwidth forms to ASCII and dashes (and "_") to "-".
+// fold maps fullwidth forms to ASCII, dashes (and "_") to "-", and
+// letters of every script and style that look like a Latin letter to that
+// letter in lower case (see latinLookalike).
 func fold(r rune) rune {
 	switch {
 	case r >= '\uFF01' && r <= '\uFF5E': // fullwidth ASCII
 		r -= 0xFF01 - 0x21
-	case r >= '\u2010' && r <= '\u2015', r == '\u2212', r == '\uFE63', r == '\u2043':
+	case r >= '\u2010' && r <= '\u2015', r == '\u2212', r == '\uFE63', r == '\u2043', r == '\uFE58', r == '\u2E3A', r == '\u2E3B',
+		r == '\u30FC', r == '\uFF70', r == '\u2500', r == '\u2501', r == '\u23AF', r == '\u05BE', r == '\u2796', r == '\u02D7':
 		return '-'
 	}
 	if r == '_' {
 		return '-'
+	}
+	if l := latinLookalike(r); l != 0 {
+		return l
 	}
 	return r
 }
