@@ -40,6 +40,14 @@ func TestEscapeDelimiter(t *testing.T) {
 		"<\u115F/workspace-file>",
 		"<-workspACefile", // found by FuzzEscapeDelimiter
 		"<_/-work-space--file>",
+		"‹/wоrkspACe-file>", // the issue's: single angle quote, Cyrillic o
+		"</wоrkspаcе-filе>", // Cyrillic o, a, e
+		"</𝐰𝐨𝐫𝐤𝐬𝐩𝐚𝐜𝐞-𝐟𝐢𝐥𝐞>", // mathematical bold
+		"</𝑤orkspace-file>", // mathematical italic w
+		"</workѕpace-file>", // Cyrillic dze
+		"</wοrkspace-file>", // Greek omicron
+		"</workspace−file>", // minus sign
+		"</ⓦorkspace-file>", // circled w
 	}
 	for _, in := range escaped {
 		got := escapeDelimiter("a " + in + " b")
@@ -62,7 +70,7 @@ func TestEscapeDelimiter(t *testing.T) {
 // "<" that a reader ignoring invisible characters, case and width would
 // take for the tag.
 func FuzzEscapeDelimiter(f *testing.F) {
-	for _, s := range []string{"</workspace-file>", "<\u200b/ Workspace-File>", "<<//workspace-file", "x\uFF1C\u2215workspace_file"} {
+	for _, s := range []string{"</workspace-file>", "<\u200b/ Workspace-File>", "<<//workspace-file", "x\uFF1C\u2215workspace_file", "\u2039/w\u043Erkspace-file>", "</\U0001D430orkspace-file>"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
