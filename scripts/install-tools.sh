@@ -5,6 +5,40 @@ set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
 tools="$root/.tools"
+
+# Every toolchain the test suite runs is checked first, before anything is
+# installed: a missing one fails here, within seconds, in one list with the
+# Debian command for each, instead of as a failing test minutes later. The
+# README's "Set up" names the same list.
+missing=()
+need() { # executable, then what installs it on Debian
+	command -v "$1" >/dev/null 2>&1 || missing+=("$1: $2")
+}
+need go "Go 1.26 from https://go.dev/dl/ (Debian bookworm's golang-go is too old), then put its bin on PATH"
+need git "apt-get install git"
+need gcc "apt-get install gcc"
+need make "apt-get install make"
+need python3 "apt-get install python3"
+need node "apt-get install nodejs"
+need npm "apt-get install npm"
+need java "apt-get install default-jdk-headless"
+need javac "apt-get install default-jdk-headless"
+need cargo "apt-get install cargo"
+need rustc "apt-get install rustc"
+need rustfmt "apt-get install rustfmt"
+need cargo-clippy "apt-get install rust-clippy"
+need dotnet "apt-get install dotnet-sdk-10.0 (after adding Microsoft's package feed: https://learn.microsoft.com/dotnet/core/install/linux-debian)"
+# clangd comes from Debian's packages unless the system has clangd 14.
+if ! command -v clangd-14 >/dev/null 2>&1; then
+	need apt-get "a Debian bookworm machine (clangd 14 is unpacked from its packages)"
+	need dpkg-deb "apt-get install dpkg"
+fi
+if [ ${#missing[@]} -gt 0 ]; then
+	echo "install-tools: the test suite needs these, which are not on PATH:" >&2
+	printf '  %s\n' "${missing[@]}" >&2
+	exit 1
+fi
+
 mkdir -p "$tools/bin" "$tools/npm"
 
 GOPLS_VERSION=v0.23.0
@@ -31,7 +65,12 @@ npm_want="pyright@$PYRIGHT_VERSION typescript@$TYPESCRIPT_VERSION typescript-lan
 if [ "$(cat "$tools/npm/.installed" 2>/dev/null)" != "$npm_want" ]; then
 	echo "install-tools: npm $npm_want" >&2
 	# shellcheck disable=SC2086
-	npm install --silent --no-audit --no-fund --prefix "$tools/npm" $npm_want >&2
+	# No --silent: a registry or network error must be seen, not just
+	# npm's exit status.
+	if ! npm install --no-audit --no-fund --loglevel=error --prefix "$tools/npm" $npm_want >&2; then
+		echo "install-tools: npm install failed (its error is above): $npm_want" >&2
+		exit 1
+	fi
 	echo "$npm_want" >"$tools/npm/.installed"
 fi
 
@@ -40,8 +79,7 @@ for bin in pyright pyright-langserver tsc typescript-language-server prettier es
 done
 
 # csharp-ls, the Roslyn-based C# language server, pinned, as a dotnet tool
-# in .tools/csharp-ls, whenever the .NET SDK is on PATH (C# semantic tests
-# fail without it there, and skip where dotnet is missing).
+# in .tools/csharp-ls (the .NET SDK was checked above).
 CSHARP_LS_VERSION=0.28.0
 if command -v dotnet >/dev/null; then
 	csharp_ls_dir="$tools/csharp-ls"
