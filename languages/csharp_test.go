@@ -235,7 +235,7 @@ Failed!  - Failed:     1, Passed:     4, Skipped:     0, Total:     5, Duration:
 		if !slices.Equal(roslyn.Args, wantArgs) {
 			t.Errorf("args = %q, want %q", roslyn.Args, wantArgs)
 		}
-		if csls.Command != "csharp-ls" || csls.Dialect != "csharp-ls" || len(csls.Args) != 0 || csls.Install != "pkg:nuget/csharp-ls" {
+		if csls.Command != "csharp-ls" || csls.Dialect != "csharp-ls" || len(csls.Args) != 0 || csls.Install != "pkg:nuget/csharp-ls@0.28.0" {
 			t.Errorf("second server = %+v", csls)
 		}
 		for _, srv := range s.Candidates {

@@ -132,13 +132,18 @@ func printPrereqs(w io.Writer, st style, langs []prereqs.Language, available, to
 	rows := [][]string{{"LANGUAGE", "TOOL", "EXECUTABLE", "STATUS", "INSTALL"}}
 	for _, l := range langs {
 		for _, t := range l.Tools {
-			status, install := "-", ""
+			status, install, executable := "-", "", t.Command
 			if s := t.Status; s != nil {
+				if s.Command != "" {
+					// The executable that answers, not the one the
+					// spec prefers: csharp-ls, not roslyn-language-server.
+					executable = s.Command
+				}
 				switch {
 				case !s.Available:
 					status = "missing"
 					install = installHint(t)
-				case s.UsesFallback:
+				case s.UsesFallback && !t.Server:
 					status = "fallback"
 				default:
 					status = "ok"
@@ -147,7 +152,7 @@ func printPrereqs(w io.Writer, st style, langs []prereqs.Language, available, to
 					status += " " + s.Version
 				}
 			}
-			rows = append(rows, []string{l.ID, t.ID, t.Command, status, install})
+			rows = append(rows, []string{l.ID, t.ID, executable, status, install})
 		}
 	}
 	err := st.table(w, rows, func(_, col int, cell string) string {

@@ -12,7 +12,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"os/exec"
 	"path"
 	"path/filepath"
 	"reflect"
@@ -23,6 +22,7 @@ import (
 	"github.com/langhost/langhost/host/gate"
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/host/spec"
+	"github.com/langhost/langhost/internal/toolpath"
 	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
@@ -43,14 +43,14 @@ type Options struct {
 	Registry *registry.Registry
 	// Gate are the settings of gate runs.
 	Gate gate.Options
-	// LookPath finds language server executables; exec.LookPath if nil.
+	// LookPath finds language server executables; toolpath.LookPath if nil.
 	LookPath func(string) (string, error)
 }
 
 // Register adds the workspace tools to reg.
 func Register(reg *registry.Registry, opts Options) error {
 	if opts.LookPath == nil {
-		opts.LookPath = exec.LookPath
+		opts.LookPath = toolpath.LookPath
 	}
 	if opts.Registry == nil {
 		opts.Registry = reg

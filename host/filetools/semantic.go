@@ -1,10 +1,9 @@
 package filetools
 
 import (
-	"os/exec"
-
 	"github.com/langhost/langhost/host/registry"
 	"github.com/langhost/langhost/host/spec"
+	"github.com/langhost/langhost/internal/toolpath"
 )
 
 // SemanticTool returns the semantic tool (<lang>.edit_file) that a call of
@@ -23,7 +22,7 @@ func SemanticTool(specs *spec.Set, reg *registry.Registry, id string, input map[
 	if err != nil || rel == "." || private(rel) {
 		return ""
 	}
-	ts := &tools{opts: Options{Specs: specs, Registry: reg, LookPath: exec.LookPath}}
+	ts := &tools{opts: Options{Specs: specs, Registry: reg, LookPath: toolpath.LookPath}}
 	return ts.editTool(rel)
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/langhost/langhost/host/runner"
 	"github.com/langhost/langhost/host/spec"
 	"github.com/langhost/langhost/internal/textdist"
+	"github.com/langhost/langhost/internal/toolpath"
 )
 
 // Tool is one tool's requirement.
@@ -41,6 +42,10 @@ type Tool struct {
 	// More lists the alternatives after the fallback, in order: a
 	// language may name several language servers.
 	More []Alternative `json:"more,omitempty"`
+	// Server is set on a language's language server row, whose
+	// alternatives are its other servers in order of preference: the
+	// first installed is used.
+	Server bool `json:"server,omitempty"`
 }
 
 // Alternative is an executable used when the ones before it are missing.
@@ -109,6 +114,9 @@ type Language struct {
 // Status is what Check found for one tool.
 type Status struct {
 	Available bool   `json:"available"`
+	// Command is the executable that answers: the tool's own, or the
+	// fallback or other language server found instead.
+	Command   string `json:"command,omitempty"`
 	Path      string `json:"path,omitempty"`
 	Version   string `json:"version,omitempty"`
 	// UsesFallback is set when only the fallback executable is installed.
@@ -150,7 +158,7 @@ func Collect(set *spec.Set, ids []string) ([]Language, error) {
 			// The first server installed is used: the others are its
 			// fallbacks.
 			first := s.Candidates[0]
-			r := Tool{ID: f.Language.ID + " (language server)", Command: first.Command,
+			r := Tool{ID: f.Language.ID + " (language server)", Command: first.Command, Server: true,
 				CommandLine: serverLine(first),
 				Purpose:     "semantic operations (references, implementations, rename, ...)", Install: first.Install,
 				WorkspaceCode: serverWorkspaceCode(s)}
@@ -166,6 +174,18 @@ func Collect(set *spec.Set, ids []string) ([]Language, error) {
 		for i := range l.Tools {
 			t := &l.Tools[i]
 			t.InstallCommand, t.InstallNote = installFields(t.Command, t.Install)
+			if !t.Server || t.InstallCommand != "" {
+				continue
+			}
+			// A language server with no install command (Microsoft's
+			// Roslyn server is not on nuget.org) offers the first
+			// alternative that has one, say csharp-ls pinned.
+			for _, alt := range t.fallbacks() {
+				if command, _ := installFields(alt.Command, alt.Install); command != "" {
+					t.InstallCommand, t.InstallNote = command, ""
+					break
+				}
+			}
 		}
 		out = append(out, l)
 	}
@@ -362,16 +382,13 @@ func quoteArgs(args []string) string { return strings.Join(quoted(args), " ") }
 
 // Prober finds executables and asks them for their version.
 type Prober struct {
-	LookPath func(string) (string, error)
+	LookPath func(string) (string, error) // nil: exec.LookPath, toolpath.LookPath for servers
 	Timeout  time.Duration // per version probe
 }
 
 // Check fills in the Status of every tool and reports whether all are
 // available (directly or through their fallback).
 func (p Prober) Check(ctx context.Context, set *spec.Set, langs []Language) bool {
-	if p.LookPath == nil {
-		p.LookPath = exec.LookPath
-	}
 	if p.Timeout == 0 {
 		p.Timeout = 10 * time.Second
 	}
@@ -398,13 +415,22 @@ func (p Prober) Check(ctx context.Context, set *spec.Set, langs []Language) bool
 			t := &langs[li].Tools[ti]
 			st := &Status{}
 			t.Status = st
+			lookPath := p.LookPath
+			if lookPath == nil {
+				// Servers are looked up as the semantic agent looks
+				// them up, in ~/.dotnet/tools too; CLI tools on PATH.
+				lookPath = exec.LookPath
+				if t.Server {
+					lookPath = toolpath.LookPath
+				}
+			}
 			command := t.Command
-			path, err := p.LookPath(command)
+			path, err := lookPath(command)
 			for _, alt := range t.fallbacks() {
 				if err == nil {
 					break
 				}
-				if altPath, altErr := p.LookPath(alt.Command); altErr == nil {
+				if altPath, altErr := lookPath(alt.Command); altErr == nil {
 					command, path, err, st.UsesFallback = alt.Command, altPath, nil, true
 				}
 			}
@@ -413,7 +439,7 @@ func (p Prober) Check(ctx context.Context, set *spec.Set, langs []Language) bool
 				all = false
 				continue
 			}
-			st.Available, st.Path = true, path
+			st.Available, st.Command, st.Path = true, command, path
 			wg.Add(1)
 			go func() {
 				defer wg.Done()

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -196,5 +197,57 @@ semantic: {servers: [a-ls, b-ls, c-ls]}
 		if ok != tc.ok || st.Path != tc.path || st.UsesFallback != tc.fallback {
 			t.Errorf("installed %v: Check = %v, status %+v", tc.installed, ok, st)
 		}
+	}
+}
+
+// TestCSharpServerFromDotnetTools: csharp-ls installed with `dotnet tool
+// install -g` lands in ~/.dotnet/tools, off PATH. Check finds it there and
+// names it as the server that answers; with no server installed, the
+// install line offered is csharp-ls pinned, which nuget.org serves, not
+// roslyn-language-server, which it does not.
+func TestCSharpServerFromDotnetTools(t *testing.T) {
+	set := spec.Load([]spec.Source{{Name: "embedded", FS: languages.FS, Label: "embedded:languages"}})
+	home := t.TempDir()
+	t.Setenv("HOME", home)
+	t.Setenv("DOTNET_CLI_HOME", "")
+	t.Setenv("PATH", t.TempDir())
+
+	server := func(langs []Language) Tool {
+		for _, tool := range langs[0].Tools {
+			if tool.Server {
+				return tool
+			}
+		}
+		t.Fatal("no language server row")
+		return Tool{}
+	}
+	langs, err := Collect(set, []string{"csharp"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if (Prober{}).Check(context.Background(), set, langs) {
+		t.Fatal("Check found every C# tool with an empty PATH")
+	}
+	const want = "dotnet tool install -g csharp-ls --version 0.28.0"
+	if got := server(langs).InstallCommand; got != want {
+		t.Errorf("server install command = %q, want %q", got, want)
+	}
+	if m := Missing(langs); !slices.Contains(m, want) || slices.ContainsFunc(m, func(s string) bool { return strings.Contains(s, "roslyn") }) {
+		t.Errorf("Missing = %q, want %q and no roslyn-language-server", m, want)
+	}
+
+	tools := filepath.Join(home, ".dotnet", "tools")
+	if err := os.MkdirAll(tools, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	exe := filepath.Join(tools, "csharp-ls")
+	if err := os.WriteFile(exe, []byte("#!/bin/sh\necho 0.28.0+6d1ec9d\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	langs, _ = Collect(set, []string{"csharp"})
+	(Prober{}).Check(context.Background(), set, langs)
+	st := server(langs).Status
+	if !st.Available || st.Command != "csharp-ls" || st.Path != exe || st.Version != "0.28.0" {
+		t.Errorf("status = %+v; want csharp-ls 0.28.0 at %s", st, exe)
 	}
 }

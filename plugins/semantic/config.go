@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/langhost/langhost/internal/workspace"
+	"github.com/langhost/langhost/internal/toolpath"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
@@ -184,7 +185,7 @@ func selectServer(raw json.RawMessage, lang string) (Config, error) {
 	var missing []string
 	var errs []error
 	for _, s := range c.Servers {
-		_, err := exec.LookPath(s.Command)
+		_, err := toolpath.LookPath(s.Command)
 		if err == nil {
 			return s, nil
 		}

@@ -9,7 +9,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
@@ -17,6 +16,7 @@ import (
 
 	"github.com/hashicorp/go-hclog"
 	"github.com/langhost/langhost/internal/slnroot"
+	"github.com/langhost/langhost/internal/toolpath"
 	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/pluginapi"
@@ -276,7 +276,7 @@ func (e *Engine) startLocked(ctx context.Context, progress pluginapi.ProgressFun
 
 // command resolves the argv of the server Open picked.
 func (e *Engine) command() ([]string, error) {
-	path, err := exec.LookPath(e.cfg.Command)
+	path, err := toolpath.LookPath(e.cfg.Command)
 	if err != nil {
 		return nil, failure.Wrap(failure.Precondition, err,
 			"language server %q (semantic.command) is not installed; `langhost prereqs --check %s` says how to install it", e.cfg.Command, e.lang)
