@@ -1,11 +1,16 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // hostileVector is a workspace whose own code writes marker when a tool
@@ -38,6 +43,13 @@ func hostileVectors() []hostileVector {
 				"Cargo.toml":  "[package]\nname = \"h\"\nversion = \"0.1.0\"\nedition = \"2021\"\n",
 				"src/main.rs": "fn main() {}\n",
 				"build.rs":    "fn main() { std::fs::write(" + jsString(m) + ", \"ran\").unwrap(); }\n",
+			}
+		}},
+		{"pytest conftest.py", "python.pytest", nil, func(m string) map[string]string {
+			return map[string]string{
+				"pyproject.toml": "[project]\nname = \"h\"\nversion = \"0.1.0\"\n",
+				"test_a.py":      "def test_a():\n    assert True\n",
+				"conftest.py":    "open(" + jsString(m) + ", 'w').write('ran')\n",
 			}
 		}},
 	}
@@ -157,5 +169,179 @@ func TestUntrustedTypeScriptServerIsLanghosts(t *testing.T) {
 	run("run", "typescript.find_symbol", "query=hello")
 	if _, err := os.Stat(marker); err != nil {
 		t.Fatalf("trusted, the workspace's TypeScript did not run (the fixture does not test what it should): %v", err)
+	}
+}
+
+// writeVector writes v's files into ws and returns its marker's path.
+func writeVector(t *testing.T, v hostileVector, ws string) string {
+	t.Helper()
+	marker := filepath.Join(t.TempDir(), "marker")
+	for name, content := range v.files(marker) {
+		if err := os.MkdirAll(filepath.Dir(filepath.Join(ws, name)), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		write(t, filepath.Join(ws, name), content)
+	}
+	return marker
+}
+
+// ran reports whether a vector's marker was written.
+func ran(marker string) bool {
+	_, err := os.Stat(marker)
+	return err == nil
+}
+
+// TestWorkspaceCodeSurfaces: the same rule through the daemon, MCP and an
+// agent, with the eslint.config.js vector. The daemon and the agent refuse
+// without consent and run with it; over MCP the tool is not read-only,
+// says what it runs, and a call (the client's approval) runs it.
+func TestWorkspaceCodeSurfaces(t *testing.T) {
+	v := hostileVectors()[0]
+	if v.tool != "javascript.lint" {
+		t.Fatalf("vector 0 is %s", v.tool)
+	}
+	t.Run("daemon", func(t *testing.T) {
+		f := newDaemonFixture(t)
+		marker := writeVector(t, v, f.ws)
+		env, code, stderr := f.run("run", v.tool, "path=a.js")
+		if code != 4 || len(env.Errors) == 0 || !strings.Contains(env.Errors[0].Message, "--allow-workspace-code") {
+			t.Fatalf("untrusted through the daemon: exit %d %+v\n%s", code, env.Errors, stderr)
+		}
+		if ran(marker) {
+			t.Fatal("the daemon ran the workspace's eslint.config.js without consent")
+		}
+		if _, code, stderr := f.run("run", v.tool, "path=a.js", "--allow-workspace-code"); code == 4 || !ran(marker) {
+			t.Fatalf("consented through the daemon: exit %d, ran %v\n%s", code, ran(marker), stderr)
+		}
+	})
+	t.Run("mcp", func(t *testing.T) {
+		ws := t.TempDir()
+		marker := writeVector(t, v, ws)
+		cmd := exec.Command(langhostBinary(t), "mcp", "--workspace", ws)
+		cmd.Dir = ws
+		cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+configDir(t), "XDG_STATE_HOME="+t.TempDir(), "LANGHOST_DAEMON=0")
+		stderr := &lockedBuffer{}
+		cmd.Stderr = stderr
+		client := mcp.NewClient(&mcp.Implementation{Name: "langhost-test", Version: "1"}, nil)
+		cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
+		if err != nil {
+			t.Fatalf("connect: %v\nstderr:\n%s", err, stderr)
+		}
+		defer cs.Close()
+		tools, err := cs.ListTools(context.Background(), nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var lint *mcp.Tool
+		for _, tool := range tools.Tools {
+			if tool.Name == "javascript_lint" {
+				lint = tool
+			}
+		}
+		if lint == nil {
+			t.Fatalf("javascript_lint is not served\nstderr:\n%s", stderr)
+		}
+		if lint.Annotations == nil || lint.Annotations.ReadOnlyHint || !strings.Contains(lint.Description, "Runs code this untrusted workspace controls: eslint.config.js") {
+			t.Errorf("javascript_lint in an untrusted workspace: annotations %+v, description %q", lint.Annotations, lint.Description)
+		}
+		if ran(marker) {
+			t.Fatal("connecting and listing tools ran the workspace's code")
+		}
+		res, _ := callTool(t, cs, "javascript_lint", map[string]any{"path": "a.js"})
+		if !ran(marker) {
+			t.Errorf("a call the client approved did not run eslint: %s", resultText(res))
+		}
+	})
+	t.Run("agent", func(t *testing.T) {
+		c := newCLI(t)
+		c.ws = t.TempDir()
+		marker := writeVector(t, v, c.ws)
+		script := `turns:
+  - reply: {tool_calls: [{name: javascript_lint, arguments: {path: a.js}}]}
+  - expect: {last_tool_result_contains: '%s'}
+    reply: {text: done}
+`
+		srv := scriptedServer(t, fmt.Sprintf(script, "langhost trust"))
+		o := c.run("agent", "run", "--language", "javascript", "--provider", "openai-compatible", "--base-url", srv.OpenAIURL(), "--model", "scripted", "lint a.js")
+		if o.code != 0 || ran(marker) {
+			t.Fatalf("untrusted agent: exit %d, ran %v\n%s\n%s", o.code, ran(marker), o.stdout, o.stderr)
+		}
+		srv = scriptedServer(t, fmt.Sprintf(script, `"ok":true`))
+		o = c.run("agent", "run", "--allow-workspace-code", "--language", "javascript", "--provider", "openai-compatible", "--base-url", srv.OpenAIURL(), "--model", "scripted", "lint a.js")
+		if o.code != 0 || !ran(marker) {
+			t.Fatalf("consented agent: exit %d, ran %v\n%s\n%s", o.code, ran(marker), o.stdout, o.stderr)
+		}
+	})
+}
+
+// TestCSharpDesignTimeBuildNeedsConsent: a solution whose
+// Directory.Build.props runs an Exec through InitialTargets, and whose
+// Directory.Build.targets hooks Execs before ResolveAssemblyReferences and
+// CoreCompile. csharp-ls runs a design-time build when it loads the
+// solution, so in an untrusted workspace the read-only find_symbol is
+// refused and no Exec runs; consented, the call answers (and the Execs
+// run, which shows the fixture tests what it should).
+func TestCSharpDesignTimeBuildNeedsConsent(t *testing.T) {
+	ws := t.TempDir()
+	markers := t.TempDir()
+	marker := func(name string) string { return filepath.Join(markers, name) }
+	exec1 := func(name string) string {
+		return `<Exec Command="echo ran &gt; ` + marker(name) + `" />`
+	}
+	for name, content := range map[string]string{
+		"Hostile.csproj": `<Project Sdk="Microsoft.NET.Sdk">
+  <PropertyGroup><TargetFramework>net10.0</TargetFramework><OutputType>Library</OutputType></PropertyGroup>
+</Project>
+`,
+		"Greeter.cs": "namespace Hostile;\n\npublic class Greeter\n{\n    public string Hello() => \"hi\";\n}\n",
+		"Directory.Build.props": `<Project InitialTargets="PwnInitial">
+  <Target Name="PwnInitial">` + exec1("initial") + `</Target>
+</Project>
+`,
+		"Directory.Build.targets": `<Project>
+  <Target Name="PwnRar" BeforeTargets="ResolveAssemblyReferences">` + exec1("rar") + `</Target>
+  <Target Name="PwnCompile" BeforeTargets="CoreCompile">` + exec1("compile") + `</Target>
+</Project>
+`,
+	} {
+		write(t, filepath.Join(ws, name), content)
+	}
+	env := append(os.Environ(), "XDG_CONFIG_HOME="+configDir(t), "XDG_STATE_HOME="+t.TempDir(), "LANGHOST_DAEMON=0")
+	run := func(args ...string) (string, int) {
+		cmd := exec.Command(langhostBinary(t), append([]string{"--workspace", ws, "--format", "json"}, args...)...)
+		cmd.Dir, cmd.Env = ws, env
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if errors.As(err, &exit) {
+			return string(out), exit.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		return string(out), 0
+	}
+	ranAny := func() []string {
+		var names []string
+		for _, n := range []string{"initial", "rar", "compile"} {
+			if ran(marker(n)) {
+				names = append(names, n)
+			}
+		}
+		return names
+	}
+	if out, code := run("run", "csharp.find_symbol", "query=Greeter"); code != 4 || !strings.Contains(out, "--allow-workspace-code") {
+		t.Fatalf("untrusted find_symbol: exit %d\n%s", code, out)
+	}
+	if out, code := run("run", "csharp.list_projects"); code != 0 || !strings.Contains(out, "Hostile") {
+		t.Errorf("untrusted list_projects (no server): exit %d\n%s", code, out)
+	}
+	if r := ranAny(); len(r) > 0 {
+		t.Fatalf("untrusted calls ran the workspace's MSBuild targets: %v", r)
+	}
+	out, code := run("run", "csharp.find_symbol", "query=Greeter", "--allow-workspace-code")
+	if code != 0 || !strings.Contains(out, "Greeter.cs") {
+		t.Fatalf("consented find_symbol: exit %d\n%s", code, out)
+	}
+	if r := ranAny(); len(r) < 2 {
+		t.Errorf("consented, the design-time build ran only %v of the Execs (the fixture does not test what it should)", r)
 	}
 }
