@@ -113,12 +113,12 @@ type Language struct {
 
 // Status is what Check found for one tool.
 type Status struct {
-	Available bool   `json:"available"`
+	Available bool `json:"available"`
 	// Command is the executable that answers: the tool's own, or the
 	// fallback or other language server found instead.
-	Command   string `json:"command,omitempty"`
-	Path      string `json:"path,omitempty"`
-	Version   string `json:"version,omitempty"`
+	Command string `json:"command,omitempty"`
+	Path    string `json:"path,omitempty"`
+	Version string `json:"version,omitempty"`
 	// UsesFallback is set when only the fallback executable is installed.
 	UsesFallback bool   `json:"usesFallback,omitempty"`
 	Error        string `json:"error,omitempty"`
@@ -383,7 +383,7 @@ func quoteArgs(args []string) string { return strings.Join(quoted(args), " ") }
 // Prober finds executables and asks them for their version.
 type Prober struct {
 	LookPath func(string) (string, error) // nil: exec.LookPath, toolpath.LookPath for servers
-	Timeout  time.Duration // per version probe
+	Timeout  time.Duration                // per version probe
 }
 
 // Check fills in the Status of every tool and reports whether all are

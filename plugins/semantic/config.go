@@ -12,8 +12,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/internal/toolpath"
+	"github.com/langhost/langhost/internal/workspace"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
