@@ -26,9 +26,13 @@ func CheckTrust(scenarios []*Scenario, configFile string, configs []RunConfig, t
 		if ok {
 			return nil
 		}
-		return &failure.Error{Code: failure.Precondition, Field: field, Message: fmt.Sprintf(
-			"%s: %s runs %q, and the file is not trusted: %s. Review it and run `langhost trust DIR` on its workspace, or pass --trust-workspace",
-			file, field, strings.Join(argv, " "), reason)}
+		msg := fmt.Sprintf("%s: %s runs %q, and the file is not trusted: %s", file, field, strings.Join(argv, " "), reason)
+		// The reason often says how to trust already: say it once.
+		if !strings.Contains(reason, "langhost trust") {
+			msg += "; review it and run `langhost trust DIR` on its workspace"
+		}
+		msg += ", or pass --trust-workspace"
+		return &failure.Error{Code: failure.Precondition, Field: field, Message: msg}
 	}
 	for _, s := range scenarios {
 		for i, c := range s.Checks {

@@ -15,6 +15,11 @@
 // sources: three .js files beside five hundred .ts files are not a
 // JavaScript project, whatever package.json says.
 //
+// Files under a directory of samples (testdata, fixtures, examples,
+// third_party, ...) say nothing about what the workspace is: a Go module
+// testing a Rust parser keeps Cargo.toml files in testdata. A language seen
+// only there is listed as ignored, with the reason, and served on request.
+//
 // The walk is bounded in depth and in entries, skips the directories every
 // scan skips (workspace.SkipDir: .git, node_modules, vendor, ...) and
 // never follows a symbolic link, so it stays inside the workspace.
@@ -60,6 +65,11 @@ type Language struct {
 	// of that language, not just a holder of a few of its files (test
 	// data, scripts).
 	Project bool `json:"project,omitempty"`
+	// Main is set for the languages the workspace is a project of: a
+	// project language, or one holding a share of the sources. They are
+	// what `langhost mcp` serves by default; when no language is main,
+	// every detected one is.
+	Main bool `json:"main,omitempty"`
 }
 
 func (l Language) String() string { return l.ID + " (" + strings.Join(l.Reasons, "; ") + ")" }
@@ -84,6 +94,47 @@ func (r *Result) IDs() []string {
 		ids[i] = l.ID
 	}
 	return ids
+}
+
+// MainIDs returns the ids of the main languages (Language.Main), ranked.
+func (r *Result) MainIDs() []string {
+	var ids []string
+	for _, l := range r.Languages {
+		if l.Main {
+			ids = append(ids, l.ID)
+		}
+	}
+	return ids
+}
+
+// sampleDirs hold samples of other projects (test data, fixtures,
+// examples, vendored or third-party code), not the workspace's own
+// sources; case is ignored.
+var sampleDirs = []string{
+	"testdata", "test-data", "test_data", "fixtures", "fixture", "__fixtures__",
+	"examples", "example", "samples", "sample", "third_party", "third-party", "thirdparty",
+}
+
+// sampleDir reports whether a directory named name holds samples.
+func sampleDir(name string) bool {
+	for _, d := range sampleDirs {
+		if strings.EqualFold(name, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// inSamples reports whether the workspace-relative slash path rel lies
+// under a directory of samples.
+func inSamples(rel string) bool {
+	dir, _ := path.Split(rel)
+	for _, name := range strings.Split(strings.TrimSuffix(dir, "/"), "/") {
+		if sampleDir(name) {
+			return true
+		}
+	}
+	return false
 }
 
 // maxMarkers is how many project files are kept as evidence per language.
@@ -112,6 +163,10 @@ type evidence struct {
 	exts      []string // the extensions seen, in order
 	markers   []projectFile
 	shared    []projectFile // markers another language lists too
+	// samples counts the source and project files under directories of
+	// samples (inSamples), which count for nothing else.
+	samples     int
+	firstSample string
 }
 
 // projectFile is a project file found by the walk.
@@ -177,7 +232,18 @@ func Detect(ctx context.Context, root string, langs []*spec.File, limits Limits)
 			return nil // symlinks, sockets, devices: never followed or read
 		}
 		ext := strings.ToLower(filepath.Ext(name))
+		sample := inSamples(rel)
 		for _, r := range rules {
+			if sample {
+				if ext != "" && slices.Contains(r.exts, ext) || r.marks(name) {
+					e := of(r.id)
+					if e.samples == 0 {
+						e.firstSample = rel
+					}
+					e.samples++
+				}
+				continue
+			}
 			if ext != "" && slices.Contains(r.exts, ext) {
 				e := of(r.id)
 				if e.files == 0 {
@@ -244,21 +310,24 @@ func rank(res *Result, rules []rule, seen map[string]*evidence) {
 			continue
 		}
 		l := Language{ID: r.id, Files: e.files}
+		if e.files == 0 && len(e.markers) == 0 && len(e.shared) == 0 {
+			l.Reasons = []string{fmt.Sprintf("only in test data, fixtures, examples or third-party code (%d %s, e.g. %s)",
+				e.samples, plural(e.samples, "file", "files"), e.firstSample)}
+			res.Ignored = append(res.Ignored, l)
+			continue
+		}
 		markers := e.markers
 		if e.files > 0 {
 			// A shared marker counts once a source file says which
 			// language the workspace uses.
 			markers = slices.Concat(e.markers, e.shared)
-			what := "files"
-			if e.files == 1 {
-				what = "file"
-			}
 			l.Reasons = append(l.Reasons, fmt.Sprintf("%d %s with extension %s, e.g. %s",
-				e.files, what, strings.Join(e.exts, " or "), e.firstFile))
+				e.files, plural(e.files, "file", "files"), strings.Join(e.exts, " or "), e.firstFile))
 		}
 		if len(markers) == 0 {
 			switch {
 			case e.files > 0:
+				l.Main = e.files*projectShare >= top
 				res.Languages = append(res.Languages, l)
 			case len(e.shared) > 0:
 				l.Reasons = []string{fmt.Sprintf("%s is a project file, but no source file says the workspace uses %s rather than another language that lists it",
@@ -283,7 +352,13 @@ func rank(res *Result, rules []rule, seen map[string]*evidence) {
 		// A project file at the root or one below, and a share of the
 		// sources: the workspace is (partly) a project of the language.
 		l.Project = markers[0].depth <= 1 && (e.files == 0 || e.files*projectShare >= top)
+		l.Main = l.Project || e.files*projectShare >= top
 		res.Languages = append(res.Languages, l)
+	}
+	if !slices.ContainsFunc(res.Languages, func(l Language) bool { return l.Main }) {
+		for i := range res.Languages {
+			res.Languages[i].Main = true
+		}
 	}
 	order := func(a, b Language) int {
 		if a.Files != b.Files {
@@ -293,6 +368,23 @@ func rank(res *Result, rules []rule, seen map[string]*evidence) {
 	}
 	slices.SortFunc(res.Languages, order)
 	slices.SortFunc(res.Ignored, order)
+}
+
+// marks reports whether a file named name is one of r's project files.
+func (r rule) marks(name string) bool {
+	for _, m := range r.markers {
+		if ok, _ := path.Match(m.pattern, name); ok {
+			return true
+		}
+	}
+	return false
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // rulesOf collects the extensions and markers of each language, marking

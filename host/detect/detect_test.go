@@ -207,3 +207,53 @@ func TestDetectCanceled(t *testing.T) {
 		t.Error("a canceled walk succeeded")
 	}
 }
+
+// TestDetectSamples: languages seen only in test data, fixtures, examples
+// or third-party code are ignored, saying so; the workspace's own
+// languages are main, minor ones are not.
+func TestDetectSamples(t *testing.T) {
+	langs := shipped(t)
+	tests := []struct {
+		name          string
+		files         []string
+		detected      []string
+		main          []string
+		ignored       []string
+		ignoredReason string
+	}{
+		{"langhost-like", []string{"go.mod", "main.go", "host/a.go", "languages/testdata/rust/calc/Cargo.toml", "languages/testdata/rust/calc/src/lib.rs",
+			"languages/testdata/java/broken/src/app/App.java", "bench/scenarios/fixtures/py/stats.py", "Examples/demo/x.ts", "third_party/lib/x.c"},
+			[]string{"go"}, []string{"go"}, []string{"c", "java", "python", "rust", "typescript"}, "only in test data, fixtures, examples or third-party code (2 files, e.g. languages/testdata/rust/calc/"},
+		{"own sources beside samples count", []string{"go.mod", "main.go", "tools/gen.py", "testdata/x.py"}, []string{"go", "python"}, []string{"go", "python"}, nil, ""},
+		{"minor language is not main", []string{"go.mod", "a.go", "b.go", "c.go", "d.go", "e.go", "f.go", "g.go", "h.go", "i.go", "j.go", "k.go", "doc/app.js"},
+			[]string{"go", "javascript"}, []string{"go"}, nil, ""},
+		{"sources only: the language with a share is main", []string{"a.py", "b.py", "c.py", "d.py", "e.py", "f.py", "g.py", "h.py", "i.py", "j.py", "k.py", "x.go"},
+			[]string{"python", "go"}, []string{"python"}, nil, ""},
+		{"a directory merely named like a sample file", []string{"testdata.go", "go.mod"}, []string{"go"}, []string{"go"}, nil, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			res, err := detect.Detect(context.Background(), tree(t, tt.files...), langs, detect.Limits{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := res.IDs(); !slices.Equal(got, tt.detected) {
+				t.Errorf("detected %v, want %v", got, tt.detected)
+			}
+			if got := res.MainIDs(); !slices.Equal(got, tt.main) {
+				t.Errorf("main %v, want %v (%v)", got, tt.main, res.Languages)
+			}
+			var ignored []string
+			for _, l := range res.Ignored {
+				ignored = append(ignored, l.ID)
+				if l.ID == "rust" && !strings.Contains(l.String(), tt.ignoredReason) {
+					t.Errorf("rust ignored as %q, want %q", l.String(), tt.ignoredReason)
+				}
+			}
+			slices.Sort(ignored)
+			if !slices.Equal(ignored, tt.ignored) {
+				t.Errorf("ignored %v, want %v", ignored, tt.ignored)
+			}
+		})
+	}
+}

@@ -34,6 +34,14 @@ func StateDir() (string, error) {
 	if dir := os.Getenv("XDG_STATE_HOME"); dir != "" && filepath.IsAbs(dir) {
 		return filepath.Join(dir, "langhost", "transactions"), nil
 	}
+	return defaultStateDir()
+}
+
+// defaultStateDir is StateDir without XDG_STATE_HOME: the directory a
+// process whose environment was stripped to HOME uses. MCP clients start
+// servers so (Codex passes a short list of variables), and the user's
+// shell must still find what such a server recorded.
+func defaultStateDir() (string, error) {
 	if runtime.GOOS == "windows" {
 		dir, err := os.UserConfigDir()
 		if err != nil {
@@ -56,8 +64,31 @@ func logDir(root string) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	return filepath.Join(base, workspaceKey(root)), nil
+}
+
+func workspaceKey(root string) string {
 	sum := sha256.Sum256([]byte(root))
-	return filepath.Join(base, hex.EncodeToString(sum[:16])), nil
+	return hex.EncodeToString(sum[:16])
+}
+
+// otherLogDir is the record directory of root under defaultStateDir when
+// StateDir is another one (XDG_STATE_HOME is set) and it exists: records
+// a server with a stripped environment made, which are read, undone and
+// marked there. New records go to logDir.
+func otherLogDir(root, primary string) string {
+	base, err := defaultStateDir()
+	if err != nil {
+		return ""
+	}
+	dir := filepath.Join(base, workspaceKey(root))
+	if dir == primary {
+		return ""
+	}
+	if fi, err := os.Lstat(dir); err != nil || !fi.IsDir() {
+		return "" // missing, or a symlink: nothing read through it
+	}
+	return dir
 }
 
 // makeLogDir creates the record directory private to the user (0700, not

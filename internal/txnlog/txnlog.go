@@ -66,6 +66,8 @@ type Record struct {
 	Delta     *diagnostic.Delta `json:"delta,omitempty"`
 	UndoneBy  string            `json:"undone_by,omitempty"`
 	Undoes    string            `json:"undoes,omitempty"` // for an undo: the id of the record it undid
+
+	dir string // the record directory it was read from; "" is the log's own
 }
 
 // Operations of the records Undo and Redo write: an undo of an edit, and
@@ -118,6 +120,9 @@ func checkID(id string) error {
 type log struct {
 	ws  *workspace.Root
 	dir string // absolute, in the user's state directory
+	// other is the workspace's record directory in the default state
+	// directory when XDG_STATE_HOME chose dir ("" if none): read too.
+	other string
 }
 
 // open finds the record directory of the workspace root; with create, it
@@ -136,7 +141,7 @@ func open(root string, create bool) (*log, error) {
 			return nil, err
 		}
 	}
-	return &log{ws: ws, dir: dir}, nil
+	return &log{ws: ws, dir: dir, other: otherLogDir(ws.Dir(), dir)}, nil
 }
 
 // Location returns the directory that holds the records of the workspace
@@ -151,16 +156,40 @@ func Location(root string) (string, error) {
 
 // lock takes the record directory's lock, which serialises saving (the
 // sequence number) and undoing (two undos of one transaction).
+// With two directories both are locked, in a fixed order.
 func (l *log) lock() (func(), error) {
-	unlock, err := lockDir(l.dir)
-	if err != nil {
-		return nil, failure.Wrap(failure.Precondition, err, "locking the transaction records")
+	dirs := l.dirs()
+	slices.Sort(dirs)
+	var unlocks []func()
+	unlockAll := func() {
+		for _, u := range slices.Backward(unlocks) {
+			u()
+		}
 	}
-	return unlock, nil
+	for _, d := range dirs {
+		unlock, err := lockDir(d)
+		if err != nil {
+			unlockAll()
+			return nil, failure.Wrap(failure.Precondition, err, "locking the transaction records")
+		}
+		unlocks = append(unlocks, unlock)
+	}
+	return unlockAll, nil
+}
+
+// dirs are the record directories read: its own first.
+func (l *log) dirs() []string {
+	if l.other == "" {
+		return []string{l.dir}
+	}
+	return []string{l.dir, l.other}
 }
 
 func (l *log) recordPath(id string) string { return filepath.Join(l.dir, id+".json") }
 func (l *log) beforePath(id string) string { return filepath.Join(l.dir, id+".before.json") }
+
+// dirOf is the directory rec was read from.
+func (l *log) dirOf(rec *Record) string { return cmp.Or(rec.dir, l.dir) }
 
 // Save stores rec and the content its files had before (by record path),
 // for Undo. An empty rec.ID or zero rec.Time is filled in, and rec.Seq is
@@ -240,7 +269,7 @@ func (l *log) writeRecord(rec *Record) error {
 	if err != nil {
 		return failure.Wrap(failure.Internal, err, "encoding transaction %s", rec.ID)
 	}
-	if err := atomicfile.WriteFile(l.recordPath(rec.ID), append(b, '\n'), 0o600); err != nil {
+	if err := atomicfile.WriteFile(filepath.Join(l.dirOf(rec), rec.ID+".json"), append(b, '\n'), 0o600); err != nil {
 		return failure.Wrap(failure.Precondition, err, "recording transaction %s", rec.ID)
 	}
 	return nil
@@ -267,7 +296,24 @@ func List(root string) ([]*Record, error) {
 }
 
 func (l *log) list() ([]*Record, error) {
-	entries, err := os.ReadDir(l.dir)
+	var lists [][]*Record
+	for _, d := range l.dirs() {
+		recs, err := l.listDir(d)
+		if err != nil {
+			return nil, err
+		}
+		lists = append(lists, recs)
+	}
+	if len(lists) == 1 {
+		return lists[0], nil
+	}
+	return mergeNewestFirst(lists), nil
+}
+
+// listDir returns the records of one directory, newest (by sequence
+// number) first.
+func (l *log) listDir(dir string) ([]*Record, error) {
+	entries, err := os.ReadDir(dir)
 	if errors.Is(err, fs.ErrNotExist) {
 		return []*Record{}, nil
 	}
@@ -283,9 +329,12 @@ func (l *log) list() ([]*Record, error) {
 		if len(recs) == maxRecords {
 			break
 		}
-		rec, err := l.load(id)
+		rec, err := loadFrom(dir, id)
 		if err != nil {
 			continue
+		}
+		if dir != l.dir {
+			rec.dir = dir
 		}
 		recs = append(recs, rec)
 	}
@@ -293,6 +342,26 @@ func (l *log) list() ([]*Record, error) {
 		return cmp.Or(cmp.Compare(b.Seq, a.Seq), strings.Compare(b.ID, a.ID))
 	})
 	return recs, nil
+}
+
+// mergeNewestFirst merges record lists of different directories, each
+// newest first by its own sequence numbers, by time: sequence numbers of
+// two directories do not compare, and the order within each is kept.
+func mergeNewestFirst(lists [][]*Record) []*Record {
+	var out []*Record
+	for {
+		best := -1
+		for i, recs := range lists {
+			if len(recs) > 0 && (best < 0 || recs[0].Time.After(lists[best][0].Time)) {
+				best = i
+			}
+		}
+		if best < 0 {
+			return out
+		}
+		out = append(out, lists[best][0])
+		lists[best] = lists[best][1:]
+	}
 }
 
 // Load returns the record id.
@@ -308,7 +377,21 @@ func Load(root, id string) (*Record, error) {
 }
 
 func (l *log) load(id string) (*Record, error) {
-	b, err := safefile.ReadRegular(l.recordPath(id), maxRecordSize)
+	for _, d := range l.dirs() {
+		rec, err := loadFrom(d, id)
+		if failure.CodeOf(err) == failure.NotFound {
+			continue
+		}
+		if rec != nil && d != l.dir {
+			rec.dir = d
+		}
+		return rec, err
+	}
+	return nil, &failure.Error{Code: failure.NotFound, Field: "id", Message: fmt.Sprintf("no transaction %s in this workspace's records", id)}
+}
+
+func loadFrom(dir, id string) (*Record, error) {
+	b, err := safefile.ReadRegular(filepath.Join(dir, id+".json"), maxRecordSize)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, &failure.Error{Code: failure.NotFound, Field: "id", Message: fmt.Sprintf("no transaction %s in this workspace's records", id)}
 	}
@@ -318,8 +401,9 @@ func (l *log) load(id string) (*Record, error) {
 	return parseRecord(id, b)
 }
 
-func (l *log) loadBefore(id string) (map[string][]byte, error) {
-	b, err := safefile.ReadRegular(l.beforePath(id), maxBeforeSize)
+func (l *log) loadBefore(rec *Record) (map[string][]byte, error) {
+	id := rec.ID
+	b, err := safefile.ReadRegular(filepath.Join(l.dirOf(rec), id+".before.json"), maxBeforeSize)
 	if err != nil {
 		return nil, failure.Wrap(failure.Precondition, err, "reading the content before transaction %s", id)
 	}
@@ -467,7 +551,7 @@ func (l *log) plan(rec *Record) ([]Change, error) {
 		return nil, &failure.Error{Code: failure.Precondition, Field: "id",
 			Message: fmt.Sprintf("transaction %s was undone already by %s", rec.ID, rec.UndoneBy)}
 	}
-	before, err := l.loadBefore(rec.ID)
+	before, err := l.loadBefore(rec)
 	if err != nil {
 		return nil, err
 	}
