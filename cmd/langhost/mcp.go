@@ -30,6 +30,7 @@ type mcpOptions struct {
 	outputSchemas    bool
 	watch            bool
 	progressInterval time.Duration
+	printConfig      string
 }
 
 func newMCPCmd(f *factory) *cobra.Command {
@@ -86,6 +87,7 @@ mcp.max_concurrent tool calls run at once (more wait, then fail as busy).`,
   langhost mcp --profile edit --allow 'go.rename'
   langhost mcp --writes allow --allow 'go.rename_symbol'
   langhost mcp --tools 'go_*' --allow go.fmt
+  langhost mcp --print-config codex >> ~/.codex/config.toml
   LANGHOST_MCP_TOKEN=secret langhost mcp --http 0.0.0.0:8765`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
@@ -104,6 +106,7 @@ mcp.max_concurrent tool calls run at once (more wait, then fail as busy).`,
 	fl.BoolVar(&opts.outputSchemas, "output-schemas", false, "include each tool's output schema in tools/list (larger listing)")
 	fl.BoolVar(&opts.watch, "watch", true, "reload the tools when spec files or plugin executables change")
 	fl.Bool("prewarm", true, "start the served languages' language servers now, not on the first call (config mcp.prewarm)")
+	fl.StringVar(&opts.printConfig, "print-config", "", "print the configuration snippet of `CLIENT` (claude, codex, vscode, cursor) for this workspace, naming the tools served with these flags, and exit")
 	fl.DurationVar(&opts.progressInterval, "progress-interval", mcpserver.DefaultProgressInterval, "period of \"running for Ns\" progress notifications")
 	return cmd
 }
@@ -186,7 +189,7 @@ func serveMCP(cmd *cobra.Command, opts *mcpOptions) error {
 	if err != nil {
 		return err
 	}
-	calls, err := openCallLog(opts.f)
+	calls, err := openCallLog(opts.f, cfg.Workspace)
 	if err != nil {
 		return err
 	}
@@ -195,7 +198,7 @@ func serveMCP(cmd *cobra.Command, opts *mcpOptions) error {
 		defer calls.Close()
 		onCall = calls.note
 	}
-	srv, err := mcpserver.Open(ctx, load, mcpserver.Options{
+	srvOpts := mcpserver.Options{
 		Languages:        opts.languages,
 		Profile:          profile,
 		Profiles:         cfg.MCPProfiles,
@@ -211,7 +214,11 @@ func serveMCP(cmd *cobra.Command, opts *mcpOptions) error {
 		OnCall:           onCall,
 
 		MaxConcurrentCalls: cfg.MCPMaxConcurrent,
-	})
+	}
+	if opts.printConfig != "" {
+		return mcpPrintConfig(cmd, opts, srvOpts)
+	}
+	srv, err := mcpserver.Open(ctx, load, srvOpts)
 	if err != nil {
 		return err
 	}

@@ -2,7 +2,9 @@ package main
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"sync"
 	"time"
@@ -25,14 +27,23 @@ type callLog struct {
 	f  *os.File
 }
 
-// openCallLog opens the file the environment names, if it does, and
-// notes the start.
-func openCallLog(f *factory) (*callLog, error) {
+// openCallLog opens the file the environment names, if it does, else the
+// bench's call log of the workspace if a bench run made one (agent CLIs
+// that strip the environment, bench.CallLogFor), and notes the start.
+func openCallLog(f *factory, workspace string) (*callLog, error) {
 	path, ok := f.env(bench.CallLogEnv)
+	flags := os.O_WRONLY | os.O_APPEND | os.O_CREATE
 	if !ok || path == "" {
+		var err error
+		if path, err = bench.CallLogFor(workspace); err != nil {
+			return nil, nil
+		}
+		flags &^= os.O_CREATE // only while a bench run is under way
+	}
+	file, err := os.OpenFile(path, flags, 0o600)
+	if errors.Is(err, fs.ErrNotExist) && flags&os.O_CREATE == 0 {
 		return nil, nil
 	}
-	file, err := os.OpenFile(path, os.O_WRONLY|os.O_APPEND|os.O_CREATE, 0o600)
 	if err != nil {
 		return nil, failure.Wrap(failure.Precondition, err, "%s", bench.CallLogEnv)
 	}

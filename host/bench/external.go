@@ -1,8 +1,13 @@
 package bench
 
 import (
+	"cmp"
 	"context"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -10,6 +15,7 @@ import (
 
 	"github.com/langhost/langhost/host/runner"
 	"github.com/langhost/langhost/internal/childenv"
+	"github.com/langhost/langhost/internal/privfile"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
@@ -27,6 +33,47 @@ const CallLogEnv = "LANGHOST_BENCH_CALL_LOG"
 
 // callLogName is the call log's name in the run's directory.
 const callLogName = "langhost-calls.jsonl"
+
+// CallLogFor is the second call log of a run in workspace, for agent CLIs
+// that start their MCP servers with a stripped environment (Codex passes a
+// short list of variables, not CallLogEnv): a file in the user's state
+// directory named by the workspace's real path, derived from HOME alone.
+// The bench creates it before the run and removes it after; `langhost mcp`
+// appends to it only when it exists, so the workspace cannot make langhost
+// write there.
+func CallLogFor(workspace string) (string, error) {
+	home, err := os.UserHomeDir()
+	if err != nil || !filepath.IsAbs(home) {
+		return "", fmt.Errorf("no home directory for the bench call log: %w", cmp.Or(err, errors.New("HOME is not absolute")))
+	}
+	real, err := filepath.EvalSymlinks(workspace)
+	if err != nil {
+		return "", fmt.Errorf("bench call log: %w", err)
+	}
+	sum := sha256.Sum256([]byte(real))
+	return filepath.Join(home, ".local", "state", "langhost", "bench-calls", hex.EncodeToString(sum[:16])+".jsonl"), nil
+}
+
+// openStateCallLog creates the run's CallLogFor file, owner-only, and
+// returns its path, or "" when it cannot be made (the run still counts
+// the calls of CLIs that pass the environment).
+func openStateCallLog(ws string) string {
+	p, err := CallLogFor(ws)
+	if err != nil {
+		return ""
+	}
+	for _, d := range []string{filepath.Dir(filepath.Dir(p)), filepath.Dir(p)} {
+		if privfile.Dir(d) != nil {
+			return ""
+		}
+	}
+	f, err := os.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600) // in the user's own 0700 directory
+	if err != nil {
+		return ""
+	}
+	_ = f.Close()
+	return p
+}
 
 // maxExternalOutput is how much of each stream of an external agent is
 // kept (in the run's directory).
@@ -56,13 +103,17 @@ func runExternal(ctx context.Context, s *Scenario, c RunConfig, ws, dir string, 
 		}
 	}
 	tl.write(benchEvent{Type: "external_start", Command: argv})
+	stateLog := openStateCallLog(ws)
 	start := time.Now()
 	// The agent CLI is the user's own program (from their flags or run
 	// config): it gets the API keys that tools never see.
 	res, err := runner.Run(ctx, runner.Command{Path: argv[0], Args: argv[1:], Dir: ws, Timeout: timeout,
 		MaxOutput: maxExternalOutput, Env: []string{"LANGHOST_BENCH_WORKSPACE=" + ws, CallLogEnv + "=" + filepath.Join(dir, callLogName)},
 		PassEnv: childenv.SecretNames(os.Environ())})
-	r.LanghostCalls = countCalls(filepath.Join(dir, callLogName))
+	r.LanghostCalls = countCalls(filepath.Join(dir, callLogName), stateLog)
+	if stateLog != "" {
+		_ = os.Remove(stateLog)
+	}
 	ev := benchEvent{Type: "external_end", DurationMS: ms(time.Since(start))}
 	r.StopReason = "exited"
 	if res != nil {
@@ -90,22 +141,40 @@ func runExternal(ctx context.Context, s *Scenario, c RunConfig, ws, dir string, 
 	return err
 }
 
-// countCalls counts the calls in a call log: nil when no langhost mcp
-// wrote it (the agent never started one, or its CLI did not pass the
-// environment on), else the number of tool calls, maybe 0.
-func countCalls(path string) *int {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil
-	}
-	n := 0
-	for line := range strings.Lines(string(data)) {
-		var l struct {
-			Event string `json:"event"`
+// countCalls counts the calls in the call logs: nil when no langhost mcp
+// wrote to one (the agent never started one, or its CLI passed neither
+// the environment nor HOME on), else the number of tool calls, maybe 0.
+func countCalls(paths ...string) *int {
+	var total *int
+	for _, path := range paths {
+		if path == "" {
+			continue
 		}
-		if json.Unmarshal([]byte(line), &l) == nil && l.Event == "call" {
-			n++
+		data, err := os.ReadFile(path)
+		if err != nil {
+			continue
+		}
+		started, n := false, 0
+		for line := range strings.Lines(string(data)) {
+			var l struct {
+				Event string `json:"event"`
+			}
+			if json.Unmarshal([]byte(line), &l) != nil {
+				continue
+			}
+			switch l.Event {
+			case "start":
+				started = true
+			case "call":
+				n++
+			}
+		}
+		if started {
+			if total == nil {
+				total = new(int)
+			}
+			*total += n
 		}
 	}
-	return &n
+	return total
 }

@@ -32,6 +32,9 @@ func TestExternalRunRecordsLanghostCalls(t *testing.T) {
 	configs := []bench.RunConfig{
 		{Name: "mcp-cli", Command: []string{"sh", "-c", `(printf '%s' "$1"; sleep 3) | "$2" mcp --workspace "$3" --prewarm=false >/dev/null`, "agent", session, exe, "{workspace}"}},
 		{Name: "noop", Command: []string{"true"}},
+		// Codex starts its MCP servers with a short list of variables:
+		// the call is still counted.
+		{Name: "stripped-env", Command: []string{"sh", "-c", `(printf '%s' "$1"; sleep 3) | env -i HOME="$HOME" PATH="$PATH" "$2" mcp --workspace "$3" --prewarm=false >/dev/null`, "agent", session, exe, "{workspace}"}},
 	}
 	if err := bench.NormalizeConfigs("test", configs); err != nil {
 		t.Fatal(err)
@@ -51,6 +54,9 @@ func TestExternalRunRecordsLanghostCalls(t *testing.T) {
 	}
 	if n := results[1].LanghostCalls; n != nil {
 		t.Errorf("noop: langhost calls %d, want unknown", *n)
+	}
+	if n := results[2].LanghostCalls; n == nil || *n != 1 {
+		t.Errorf("stripped-env: langhost calls %v, want 1", n)
 	}
 	rep, err := bench.LoadReport(out)
 	if err != nil {

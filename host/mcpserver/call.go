@@ -68,7 +68,7 @@ func (s *server) handler(t *registry.Tool, confirmed bool) mcp.ToolHandler {
 		}
 		if p != nil {
 			p.stopHeartbeat()
-			p.report(fmt.Sprintf("%s finished in %s", t.ID, time.Since(start).Round(time.Millisecond)), -1)
+			p.finish(fmt.Sprintf("%s finished in %s", t.ID, time.Since(start).Round(time.Millisecond)))
 		}
 		s.log.Debug("tool call", "tool", t.ID, "duration", time.Since(start), "code", codeOf(res, err))
 		return toolResult(t.ID, res, err), nil
@@ -326,6 +326,12 @@ type progress struct {
 	done     chan struct{}
 }
 
+// maxRunning is the most a running call reports of total 100: a tool
+// that says 100% has work left (the result to shape and send), and a
+// client shown 100/100 followed by silence takes the call for hung; 100
+// comes with the end (finish).
+const maxRunning = 99
+
 // report sends message; percent < 0 means unknown.
 func (p *progress) report(message string, percent float64) {
 	p.mu.Lock()
@@ -333,16 +339,38 @@ func (p *progress) report(message string, percent float64) {
 	value := p.last + 1
 	if percent >= 0 && percent <= 100 {
 		p.total = 100
-		value = percent
+		value = min(percent, maxRunning)
+	}
+	if p.total > 0 && value > maxRunning {
+		// Heartbeats past the tool's last percentage: creep toward
+		// 100 without reaching it.
+		value = p.last + (p.total-p.last)/10
 	}
 	if value <= p.last {
-		value = p.last + 0.001
-	}
-	if p.total > 0 && value > p.total {
-		value = p.total
-		if value <= p.last {
-			return // nothing left to report as progress
+		value = p.last + (p.total-p.last)/10
+		if p.total == 0 {
+			value = p.last + 0.001
 		}
+	}
+	p.send(message, value)
+}
+
+// finish sends the last notification, before the result: 100 of 100 when
+// the tool reported percentages.
+func (p *progress) finish(message string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	value := p.last + 1
+	if p.total > 0 {
+		value = p.total
+	}
+	p.send(message, value)
+}
+
+// send notifies value, which must exceed the last; the caller holds mu.
+func (p *progress) send(message string, value float64) {
+	if value <= p.last {
+		return
 	}
 	p.last = value
 	// Best effort: a client that went away must not fail the call.

@@ -133,9 +133,14 @@ type Server struct {
 	load     Loader
 	good     *lastGood
 
-	reloadMu sync.Mutex // serialises reloads
-	genMu    sync.RWMutex
-	gen      *generation
+	reloadMu sync.Mutex // serialises reloads and enables
+
+	// enabled are the languages langhost_enable_language added; they
+	// stay served across reloads.
+	enabledMu sync.Mutex
+	enabled   []string
+	genMu     sync.RWMutex
+	gen       *generation
 
 	// ctx lives as long as the server: Close cancels it, which ends the
 	// warms (prewarm.go) that are still starting plugins.
@@ -223,7 +228,7 @@ func newServer(h *host.Host, opts Options, load Loader, good *lastGood) (*Server
 		})
 	// Added first, so it runs innermost: a waiting call is canceled as
 	// any other is (bindRequests, the HTTP post contexts).
-	srv.mcp.AddReceivingMiddleware(newCallLimit(opts.MaxConcurrentCalls, opts.CallWait).middleware, srv.noteListed)
+	srv.mcp.AddReceivingMiddleware(newCallLimit(opts.MaxConcurrentCalls, opts.CallWait).middleware, srv.noteListed, srv.explainUnknown)
 	srv.swap(g)
 	return srv, nil
 }
@@ -277,7 +282,7 @@ func (srv *Server) generation(h *host.Host) (*generation, error) {
 	if s.interval <= 0 {
 		s.interval = DefaultProgressInterval
 	}
-	tools, langs, detected, err := selectTools(h, srv.opts, srv.log)
+	tools, langs, detected, err := selectTools(h, srv.opts, srv.enabledLanguages(), srv.log)
 	if err != nil {
 		return nil, err
 	}
@@ -304,6 +309,11 @@ func (srv *Server) generation(h *host.Host) (*generation, error) {
 	}
 	if len(ids) > len(tools) {
 		g.defs[toolname.Name(ApplyToolID)] = applyTool()
+	}
+	if serveEnable(srv.opts) {
+		if choices := g.notServed(); len(choices) > 0 {
+			g.defs[toolname.Name(EnableToolID)] = enableTool(choices)
+		}
 	}
 	if len(g.defs) == 0 {
 		srv.log.Warn("no tools match the filters; serving none", "languages", srv.opts.Languages,
@@ -342,15 +352,19 @@ func (srv *Server) swap(g *generation) (changed bool) {
 			continue
 		}
 		changed = true
-		if name == toolname.Name(ApplyToolID) {
+		switch name {
+		case toolname.Name(ApplyToolID):
 			srv.mcp.AddTool(def, srv.applyHandler())
+			continue
+		case toolname.Name(EnableToolID):
+			srv.mcp.AddTool(def, srv.enableHandler())
 			continue
 		}
 		id, _ := g.names.ID(name)
 		srv.mcp.AddTool(def, srv.dispatch(id))
 	}
 	srv.setPromptsAndResources(old, g)
-	if old != nil {
+	if old != nil && old.h != g.h { // an enabled language keeps the host
 		go func() {
 			old.calls.Wait()
 			if err := old.h.Close(); err != nil {
@@ -428,7 +442,10 @@ func (srv *Server) noteCall(id string, res *mcp.CallToolResult) {
 
 // selectTools returns the tools served for opts, sorted by id, the
 // served languages (nil for every one) and, when they were detected, why.
-func selectTools(h *host.Host, opts Options, log hclog.Logger) (_ []*registry.Tool, _ []string, _ []detect.Language, _ error) {
+//
+// extra are languages served besides the detected or named ones
+// (langhost_enable_language).
+func selectTools(h *host.Host, opts Options, extra []string, log hclog.Logger) (_ []*registry.Tool, _ []string, _ []detect.Language, _ error) {
 	langs := opts.Languages
 	for _, lang := range langs {
 		if _, ok := h.Specs.Language(lang); ok || languageless(h, lang) {
@@ -477,16 +494,33 @@ func selectTools(h *host.Host, opts Options, log hclog.Logger) (_ []*registry.To
 			return nil, nil, nil, failure.Wrap(failure.Precondition, err, "detect the workspace's languages (use --language)")
 		}
 		for _, l := range res.Languages {
-			log.Info("language detected", "language", l.ID, "why", strings.Join(l.Reasons, "; "))
+			log.Info("language detected", "language", l.ID, "main", l.Main, "why", strings.Join(l.Reasons, "; "))
+		}
+		for _, l := range res.Ignored {
+			log.Info("language ignored", "language", l.ID, "why", strings.Join(l.Reasons, "; "))
 		}
 		if res.Truncated {
 			log.Info("language detection stopped at its limit", "entries", res.Entries)
 		}
-		langs, found = res.IDs(), res.Languages
+		// The workspace's main languages; the others (a few scripts, test
+		// data) are a langhost_enable_language call away.
+		langs = res.MainIDs()
+		for _, l := range res.Languages {
+			if l.Main {
+				found = append(found, l)
+			}
+		}
 		if len(langs) == 0 {
 			log.Warn("no language detected in the workspace; serving only the workspace tools (use --language or --profile all)", "workspace", h.Workspace.Dir())
 		}
 		detected = true
+	}
+	if len(langs) > 0 || detected {
+		for _, l := range extra {
+			if !slices.Contains(langs, l) {
+				langs = append(langs, l)
+			}
+		}
 	}
 	var out []*registry.Tool
 	for _, t := range h.Registry.List() {
@@ -522,8 +556,31 @@ func selectTools(h *host.Host, opts Options, log hclog.Logger) (_ []*registry.To
 
 // Select returns the registry tools New serves for opts, sorted by id.
 func Select(h *host.Host, opts Options) ([]*registry.Tool, error) {
-	tools, _, _, err := selectTools(h, opts, hclog.NewNullLogger())
+	tools, _, _, err := selectTools(h, opts, nil, hclog.NewNullLogger())
 	return tools, err
+}
+
+// Names returns the MCP names of the tools New serves for opts at start,
+// sorted: the selected tools, and langhost_apply and
+// langhost_enable_language when they are served.
+func Names(h *host.Host, opts Options) ([]string, error) {
+	tools, langs, _, err := selectTools(h, opts, nil, hclog.NewNullLogger())
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(tools)+2)
+	for _, t := range tools {
+		names = append(names, toolname.Name(t.ID))
+	}
+	if serveApply(opts, tools) {
+		names = append(names, toolname.Name(ApplyToolID))
+	}
+	g := &generation{server: &server{h: h, langs: langs}}
+	if serveEnable(opts) && len(g.notServed()) > 0 {
+		names = append(names, toolname.Name(EnableToolID))
+	}
+	slices.Sort(names)
+	return names, nil
 }
 
 // languageless reports whether lang names tools that belong to no spec

@@ -369,10 +369,13 @@ func TestPanicBecomesInternalResult(t *testing.T) {
 type progressing struct{}
 
 func (progressing) Call(_ context.Context, c registry.Call) (*registry.Result, error) {
-	for _, p := range []float64{10, 50, 40, 90} {
+	for _, p := range []float64{10, 50, 40, 100} {
 		c.Progress("indexing", p)
 		time.Sleep(30 * time.Millisecond)
 	}
+	// Work left after the tool said 100% (shaping the result): the
+	// heartbeat goes on meanwhile.
+	time.Sleep(100 * time.Millisecond)
 	return &registry.Result{OK: true, Data: json.RawMessage(`{"symbols":3}`)}, nil
 }
 
@@ -422,6 +425,9 @@ func TestProgressNotifications(t *testing.T) {
 			if p.Progress <= last {
 				t.Errorf("progress went from %v to %v (%q)", last, p.Progress, p.Message)
 			}
+			if p.Progress >= 100 && !strings.Contains(p.Message, "finished") {
+				t.Errorf("progress %v of %v before the end (%q)", p.Progress, p.Total, p.Message)
+			}
 			last = p.Progress
 			msgs = append(msgs, p.Message)
 		case <-deadline:
@@ -430,6 +436,18 @@ func TestProgressNotifications(t *testing.T) {
 	}
 	if msgs[0] != "demo.index started" || !slices.Contains(msgs, "indexing") {
 		t.Errorf("messages = %q", msgs)
+	}
+	// 100 of 100 comes with the end only, and the call is not silent
+	// between the tool's 100% and its result.
+	if last != 100 {
+		t.Errorf("the final notification is at %v, want 100", last)
+	}
+	after := msgs[slices.Index(msgs, "indexing")+1:]
+	for len(after) > 0 && after[0] == "indexing" {
+		after = after[1:]
+	}
+	if !slices.ContainsFunc(after, func(m string) bool { return strings.HasPrefix(m, "running for") }) {
+		t.Errorf("no heartbeat after the tool's 100%%: %q", msgs)
 	}
 }
 
