@@ -14,6 +14,7 @@ require (
 	github.com/ohler55/ojg v1.28.5
 	github.com/openai/openai-go/v3 v3.96.0
 	github.com/package-url/packageurl-go v0.1.7
+	github.com/pelletier/go-toml/v2 v2.2.4
 	github.com/reviewdog/errorformat v0.0.0-20260721110140-13bff69235f3
 	github.com/spf13/cast v1.10.0
 	github.com/spf13/cobra v1.10.2
@@ -44,7 +45,6 @@ require (
 	github.com/mattn/go-isatty v0.0.24 // indirect
 	github.com/oklog/run v1.1.0 // indirect
 	github.com/pb33f/ordered-map/v2 v2.3.1 // indirect
-	github.com/pelletier/go-toml/v2 v2.2.4 // indirect
 	github.com/sagikazarmark/locafero v0.11.0 // indirect
 	github.com/segmentio/asm v1.1.3 // indirect
 	github.com/segmentio/encoding v0.5.4 // indirect
