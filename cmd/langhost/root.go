@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"slices"
 	"strings"
 
 	"github.com/hashicorp/go-hclog"
@@ -239,7 +240,43 @@ func newRootCmd(f *factory) *cobra.Command {
 		newRolesCmd(f), newPromptCmd(f),
 		newBenchCmd(f),
 	)
+	root.AddCommand(newHelpTopics()...)
+	groupCommands(root)
 	return root
+}
+
+// commandGroups sorts the commands of `langhost --help` as gh does; the
+// commands a user never types (serve, plugin: langhost starts them itself)
+// are hidden.
+var commandGroups = []struct {
+	id, title string
+	commands  []string
+}{
+	{"tools", "Running tools:", []string{"run", "tools", "languages", "validate-input", "parse", "prereqs"}},
+	{"edits", "Edits and undo:", []string{"undo", "redo", "transactions"}},
+	{"agents", "Agents and benchmarks:", []string{"agent", "agents", "roles", "prompt", "bench"}},
+	{"serve", "Serving clients:", []string{"mcp", "daemon"}},
+	{"setup", "Specs, configuration and trust:", []string{"validate", "schema", "config", "trust", "version", "completion"}},
+}
+
+func groupCommands(root *cobra.Command) {
+	for _, g := range commandGroups {
+		root.AddGroup(&cobra.Group{ID: g.id, Title: g.title})
+	}
+	root.SetCompletionCommandGroupID("setup")
+	root.SetHelpCommandGroupID("setup")
+	for _, c := range root.Commands() {
+		switch c.Name() {
+		case "serve", "plugin":
+			c.Hidden = true
+			continue
+		}
+		for _, g := range commandGroups {
+			if slices.Contains(g.commands, c.Name()) {
+				c.GroupID = g.id
+			}
+		}
+	}
 }
 
 // run executes the CLI and returns the process exit code.
