@@ -92,42 +92,6 @@ type csResult struct {
 
 // ---- the operations
 
-// csMembers are virtual, abstract and interface members of
-// Newtonsoft.Json, with 1 to dozens of overrides; the types are csSymbols.
-var csMembers = []symbol{
-	{file: "Newtonsoft.Json/JsonConverter.cs", decl: "public abstract void WriteJson(JsonWriter writer, object? value", ident: "WriteJson"},
-	{file: "Newtonsoft.Json/JsonConverter.cs", decl: "public abstract object? ReadJson(JsonReader reader, Type objectType, object? existingValue, JsonSerializer", ident: "ReadJson"},
-	{file: "Newtonsoft.Json/JsonConverter.cs", decl: "public abstract bool CanConvert(", ident: "CanConvert"},
-	{file: "Newtonsoft.Json/JsonReader.cs", decl: "public abstract bool Read()", ident: "Read"},
-	{file: "Newtonsoft.Json/JsonReader.cs", decl: "public virtual void Close()", ident: "Close"},
-	{file: "Newtonsoft.Json/JsonWriter.cs", decl: "public abstract void Flush()", ident: "Flush"},
-	{file: "Newtonsoft.Json/JsonWriter.cs", decl: "public virtual void WriteStartObject()", ident: "WriteStartObject"},
-	{file: "Newtonsoft.Json/JsonWriter.cs", decl: "public virtual void WriteValue(string? value)", ident: "WriteValue"},
-	{file: "Newtonsoft.Json/Serialization/IValueProvider.cs", decl: "void SetValue(", ident: "SetValue"},
-	{file: "Newtonsoft.Json/Serialization/IContractResolver.cs", decl: "JsonContract ResolveContract(", ident: "ResolveContract"},
-	{file: "Newtonsoft.Json/Linq/JToken.cs", decl: "public abstract void WriteTo(", ident: "WriteTo"},
-}
-
-var csQueries = []string{"JsonConverter", "ReadJson", "JToken", "SerializeObject", "ContractResolver", "WriteValue", "JsonReaderException", "IValueProvider"}
-
-// csBodies are members with a body, two lines below whose declaration
-// containing_member is asked.
-var csBodies = []symbol{
-	{file: "Newtonsoft.Json/JsonReader.cs", decl: "public virtual void Close()", ident: "Close"},
-	{file: "Newtonsoft.Json/JsonWriter.cs", decl: "public virtual void WriteStartObject()", ident: "WriteStartObject"},
-	{file: "Newtonsoft.Json/JsonWriter.cs", decl: "public virtual void WriteValue(string? value)", ident: "WriteValue"},
-	{file: "Newtonsoft.Json/JsonConvert.cs", decl: "public static string SerializeObject(object? value)", ident: "SerializeObject"},
-	{file: "Newtonsoft.Json/JsonConvert.cs", decl: "public static object? DeserializeObject(string value)", ident: "DeserializeObject"},
-}
-
-var csOverloads = []csTarget{
-	{namePath: "JsonConvert/SerializeObject", symbol: symbol{file: "Newtonsoft.Json/JsonConvert.cs"}},
-	{namePath: "JsonConvert/DeserializeObject", symbol: symbol{file: "Newtonsoft.Json/JsonConvert.cs"}},
-	{namePath: "JsonWriter/WriteValue", symbol: symbol{file: "Newtonsoft.Json/JsonWriter.cs"}},
-	{namePath: "JToken/Parse", symbol: symbol{file: "Newtonsoft.Json/Linq/JToken.cs"}},
-	{namePath: "JsonReader/Read", symbol: symbol{file: "Newtonsoft.Json/JsonReader.cs"}},
-}
-
 func targetsOf(syms []symbol, inside int) []csTarget {
 	out := make([]csTarget, len(syms))
 	for i, s := range syms {
@@ -151,7 +115,8 @@ func posInput(t csTarget) map[string]any {
 	return map[string]any{"file": t.file, "line": t.line, "column": t.column}
 }
 
-func csOps(types []symbol) []csOp {
+func csOps(p csPicks) []csOp {
+	types := p.types
 	withLimit := func(t csTarget) map[string]any {
 		in := posInput(t)
 		in["limit"] = 100000 // every result, to compare the sets
@@ -162,7 +127,7 @@ func csOps(types []symbol) []csOp {
 			name: "symbol info (hover)", tool: "symbol_info", seed: 45 * time.Millisecond,
 			requests: "definition, documentSymbol of the definition's file, hover (not at compact)",
 			compared: "definition file:line and the hover text (none at compact)",
-			targets:  targetsOf(append(slices.Clone(types), csMembers...), 0), input: posInput,
+			targets:  targetsOf(append(slices.Clone(types), p.members...), 0), input: posInput,
 			raw: rawSymbolInfo,
 			langhost: func(r *csResult) (answer, error) {
 				var st struct {
@@ -243,7 +208,7 @@ func csOps(types []symbol) []csOp {
 			compared: "the set of file:line of every symbol found (limit 100000); not the names, which langhost shortens (csharp-ls names a member by its signature)",
 			targets: func() []csTarget {
 				var out []csTarget
-				for _, q := range csQueries {
+				for _, q := range p.queries {
 					out = append(out, csTarget{query: q})
 				}
 				return out
@@ -362,7 +327,7 @@ func csOps(types []symbol) []csOp {
 			name: "overrides", tool: "find_overrides",
 			requests: "implementation; documentSymbol; prepareTypeHierarchy on the member's type and subtypes at every level; documentSymbol of each subtype's file",
 			compared: "the set of file:line of every override",
-			targets:  targetsOf(csMembers, 0), input: posInput,
+			targets:  targetsOf(p.members, 0), input: posInput,
 			raw:      rawOverrides,
 			langhost: locationsOf("overrides"),
 		},
@@ -380,7 +345,7 @@ func csOps(types []symbol) []csOp {
 			name: "method overloads", tool: "method_overloads",
 			requests: "documentSymbol",
 			compared: "the lines of the type's members of that name",
-			targets:  csOverloads,
+			targets:  p.overloads,
 			input:    func(t csTarget) map[string]any { return map[string]any{"symbol": t.namePath, "file": t.file} },
 			raw:      rawOverloads,
 			langhost: func(r *csResult) (answer, error) {
@@ -405,7 +370,7 @@ func csOps(types []symbol) []csOp {
 			name: "containing member", tool: "containing_member",
 			requests: "documentSymbol",
 			compared: "the name and line of the innermost declaration containing the position",
-			targets:  targetsOf(csBodies, 2),
+			targets:  targetsOf(p.bodies, 2),
 			input: func(t csTarget) map[string]any {
 				return map[string]any{"file": t.file, "line": t.line + t.inside, "column": 1}
 			},
@@ -1122,10 +1087,18 @@ var noDetail = []string{"list_projects", "organize_imports", "containing_member"
 // compact, standard or full for both langhost paths, or "default" for
 // each path's own (compact over MCP, standard on the CLI).
 func benchCSharp(ctx context.Context, cfg benchConfig, onlyOps, detail string) {
-	for i := range cfg.symbols {
-		locate(cfg.ws, &cfg.symbols[i])
+	picks, err := pickCSharp(ctx, cfg.ws)
+	if err != nil {
+		log.Fatal(err)
 	}
-	ops := csOps(cfg.symbols)
+	if len(cfg.symbols) > 0 { // -csharp-symbols
+		for i := range cfg.symbols {
+			locate(cfg.ws, &cfg.symbols[i])
+		}
+		picks.types = cfg.symbols
+	}
+	cfg.symbols = picks.types
+	ops := csOps(picks)
 	if onlyOps != "" {
 		ops = slices.DeleteFunc(ops, func(o csOp) bool { return !slices.Contains(strings.Split(onlyOps, ","), o.tool) })
 	}

@@ -13,7 +13,8 @@
 // checked out at -csharp-commit, restored with dotnet restore; nothing of it
 // is kept. Its symbols come from -csharp-symbols (file|declaration|identifier
 // entries separated by ';', relative to the solution's directory),
-// defaulting to Newtonsoft.Json's. -csharp-env sets environment variables,
+// by default picked from its own symbols as the differential harness picks
+// them (internal/difftest). -csharp-env sets environment variables,
 // which MSBuild reads as properties, for the restore and both servers (to
 // choose target frameworks whose packages the machine's NuGet source has). For C#
 // every semantic operation is measured (csharp.go), through three paths in
@@ -122,22 +123,6 @@ var pySymbols = []symbol{
 	{file: "_policybase.py", decl: "def handle_defect(", ident: "handle_defect"},
 }
 
-// csSymbols span 1 to hundreds of references and implementations in
-// Newtonsoft.Json (github.com/JamesNK/Newtonsoft.Json), paths relative to
-// the directory of its solution (Src).
-var csSymbols = []symbol{
-	{file: "Newtonsoft.Json/JsonConverter.cs", decl: "public abstract class JsonConverter", ident: "JsonConverter"},
-	{file: "Newtonsoft.Json/JsonReader.cs", decl: "public abstract partial class JsonReader", ident: "JsonReader"},
-	{file: "Newtonsoft.Json/JsonWriter.cs", decl: "public abstract partial class JsonWriter", ident: "JsonWriter"},
-	{file: "Newtonsoft.Json/JsonSerializer.cs", decl: "public class JsonSerializer", ident: "JsonSerializer"},
-	{file: "Newtonsoft.Json/JsonSerializerSettings.cs", decl: "public class JsonSerializerSettings", ident: "JsonSerializerSettings"},
-	{file: "Newtonsoft.Json/Linq/JToken.cs", decl: "public abstract partial class JToken", ident: "JToken"},
-	{file: "Newtonsoft.Json/IJsonLineInfo.cs", decl: "public interface IJsonLineInfo", ident: "IJsonLineInfo"},
-	{file: "Newtonsoft.Json/Serialization/IContractResolver.cs", decl: "public interface IContractResolver", ident: "IContractResolver"},
-	{file: "Newtonsoft.Json/Serialization/IValueProvider.cs", decl: "public interface IValueProvider", ident: "IValueProvider"},
-	{file: "Newtonsoft.Json/Serialization/JsonContract.cs", decl: "public abstract class JsonContract", ident: "JsonContract"},
-}
-
 // parseSymbols reads file|declaration|identifier entries separated by ';'.
 func parseSymbols(spec string) []symbol {
 	var out []symbol
@@ -161,7 +146,7 @@ func main() {
 	python := flag.Bool("python", false, "also measure pyright on the standard library's email package")
 	csharp := flag.String("csharp", "", "also measure csharp-ls on this C# solution: a git clone's directory or a URL to clone")
 	csCommit := flag.String("csharp-commit", "", "the commit of -csharp to check out (default: its HEAD, reported)")
-	csSyms := flag.String("csharp-symbols", "", "symbols of -csharp as file|declaration|identifier;... (default: Newtonsoft.Json's)")
+	csSyms := flag.String("csharp-symbols", "", "symbols of -csharp as file|declaration|identifier;... (default: picked from the solution's own symbols by internal/difftest)")
 	csEnv := flag.String("csharp-env", "", "environment (MSBuild properties) for -csharp's restore and servers: K=V,...")
 	csDetail := flag.String("csharp-detail", "standard", "langhost's detail for -csharp on both paths: compact, standard, full, or default (each path's own: compact over MCP, standard on the CLI)")
 	csOpsFlag := flag.String("csharp-ops", "", "measure only these of -csharp's operations (langhost tool names: find_references,symbol_info,...)")
@@ -214,7 +199,7 @@ func main() {
 		})
 	}
 	if *csharp != "" {
-		symbols := csSymbols
+		var symbols []symbol // picked from the solution's own symbols
 		if *csSyms != "" {
 			symbols = parseSymbols(*csSyms)
 		}
