@@ -94,7 +94,9 @@ var freshCases = []freshCase{
 			write(t, filepath.Join(ws, "user", "go.mod"), "module example.com/user\n\ngo 1.22\n\nrequire example.com/shapes v0.0.0\n")
 			write(t, filepath.Join(ws, "user", "user.go"), goUser)
 		},
-		change: func(t *testing.T, ws string) { write(t, filepath.Join(ws, "go.work"), "go 1.22\n\nuse (\n\t.\n\t./user\n)\n") }},
+		change: func(t *testing.T, ws string) {
+			write(t, filepath.Join(ws, "go.work"), "go 1.22\n\nuse (\n\t.\n\t./user\n)\n")
+		}},
 	{name: ".csproj", lang: "csharp", fixture: "plugins/semantic/testdata/zoo", changes: true,
 		input: map[string]any{"symbol": "Animal", "kind": "class", "limit": 100000, "detail": "standard"},
 		change: func(t *testing.T, ws string) {
