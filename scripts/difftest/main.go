@@ -59,7 +59,7 @@ func main() {
 	}
 	cfg := difftest.Config{
 		Lang: l, WS: ws, Langhost: difftest.Langhost{Exe: *exe, Env: os.Environ()},
-		Paths: strings.Split(*paths, ","), MaxFiles: *maxFiles, PerCategory: *per, ColdLimit: *coldLimit, Log: os.Stderr,
+		Paths: strings.FieldsFunc(*paths, func(r rune) bool { return r == ',' }), MaxFiles: *maxFiles, PerCategory: *per, ColdLimit: *coldLimit, Log: os.Stderr,
 	}
 	if *tools != "" {
 		cfg.Tools = strings.Split(*tools, ",")
