@@ -127,7 +127,7 @@ type lhLoc struct {
 	Column int    `json:"column"`
 }
 
-func (l lhLoc) String() string { return Loc{l.File, l.Line, l.Column}.String() }
+func (l lhLoc) String() string { return Loc(l).String() }
 
 func lhLocs(field string) func(json.RawMessage) (Answer, error) {
 	return func(data json.RawMessage) (Answer, error) {
