@@ -44,7 +44,7 @@ func mcpTool(t *registry.Tool, withOutput, trusted bool) (*mcp.Tool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("input schema: %w", err)
 	}
-	desc := firstSentence(t.Description)
+	desc := sentence(firstSentence(t.Description))
 	if desc == "" && len(t.Command) > 0 {
 		desc = "Runs `" + strings.Join(t.Command, " ") + "`."
 	}
@@ -84,6 +84,15 @@ func mcpTool(t *registry.Tool, withOutput, trusted bool) (*mcp.Tool, error) {
 // untrusted workspace when the tool runs the workspace's code.
 func WorkspaceCodeClause(t *registry.Tool) string {
 	return "Runs code this untrusted workspace controls: " + strings.TrimSuffix(t.WorkspaceCode, ".") + "."
+}
+
+// sentence ends s with a full stop, so a clause appended to it reads as
+// a sentence of its own.
+func sentence(s string) string {
+	if s == "" || strings.HasSuffix(s, ".") || strings.HasSuffix(s, "?") || strings.HasSuffix(s, "!") {
+		return s
+	}
+	return s + "."
 }
 
 // firstSentence returns the first sentence of a description: up to the

@@ -118,7 +118,7 @@ func (c *call) transact(ctx context.Context, tx *txn) (*TxnResult, error) {
 		return nil, failure.New(failure.Precondition, "%s refused: %s", tx.Operation, c.e.narrow)
 	}
 	if !tx.DryRun && !c.confirmed {
-		return nil, failure.New(failure.Precondition, "%s needs confirmation: it writes %d file(s); repeat the call with confirmation to apply, or pass dry_run", tx.Operation, len(changes))
+		return nil, failure.New(failure.Precondition, "%s writes %d file(s) and was not confirmed: pass --yes on the CLI (over MCP, the client's approval confirms), or dry_run to preview", tx.Operation, len(changes))
 	}
 
 	accept := false
