@@ -202,9 +202,29 @@ func startServer(t *testing.T, cmd *exec.Cmd) *server {
 		s.err = cmd.Wait()
 		close(s.exited)
 	}()
+	// Stopped as a client stops it, and waited for with everything it
+	// started: a descendant still running (gopls, a tool) could write into
+	// the test's temporary directories while they are removed.
 	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		<-s.exited
+		tree := descendants(t, cmd.Process.Pid)
+		_ = cmd.Process.Signal(syscall.SIGTERM)
+		select {
+		case <-s.exited:
+		case <-time.After(stopWithin):
+			_ = cmd.Process.Kill()
+			<-s.exited
+		}
+		deadline := time.Now().Add(stopWithin)
+		for _, p := range tree {
+			for running(p.pid) {
+				if time.Now().After(deadline) {
+					t.Errorf("%q (pid %d) outlived langhost mcp's stop", strings.Join(p.args, " "), p.pid)
+					_ = syscall.Kill(p.pid, syscall.SIGKILL)
+					break
+				}
+				time.Sleep(20 * time.Millisecond)
+			}
+		}
 	})
 	return s
 }

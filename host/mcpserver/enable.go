@@ -24,7 +24,13 @@ const EnableToolID = "langhost.enable_language"
 // when it serves a choice of languages (detected or named), not when a
 // tool filter or profile all decides the tools whatever the language.
 func serveEnable(opts Options) bool {
-	return len(opts.Tools) == 0 && opts.Profile != ProfileAll
+	// --tools and a user's own profile name their tools; "all" has
+	// every language already.
+	switch opts.Profile {
+	case "", ProfileReadOnly, ProfileEdit:
+		return len(opts.Tools) == 0
+	}
+	return false
 }
 
 // notServed returns the loaded languages g does not serve, sorted.
