@@ -1,10 +1,12 @@
 package languages_test
 
 import (
-	"github.com/langhost/langhost/plugins/builtin/builtintest"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
+
+	"github.com/langhost/langhost/plugins/builtin/builtintest"
 )
 
 func TestRustTools(t *testing.T) {
@@ -57,6 +59,10 @@ func TestRustTools(t *testing.T) {
 		wantOK(t, check, false)
 		wantCounts(t, check, map[string]int{"hunks": 1})
 		wantFiles(t, check, "src/lib.rs")
+		// rustfmt colours its diff even into a pipe unless TERM says not.
+		if strings.Contains(check.Stdout+check.Stderr, "\x1b[") {
+			t.Errorf("rust.fmt_check output carries colour codes: %q", check.Stdout)
+		}
 
 		wantOK(t, call(t, h, "rust.fmt", nil), true)
 		wantOK(t, call(t, h, "rust.fmt_check", nil), true)

@@ -130,11 +130,15 @@ func (x *Tool) Call(ctx context.Context, call registry.Call) (*registry.Result, 
 			timeout = d
 		}
 	}
-	// Output is for parsers and agents, not a terminal; the spec can
-	// still set NO_COLOR (or FORCE_COLOR) itself.
-	env := make([]string, 0, len(x.spec.Env)+1)
-	if _, ok := x.spec.Env["NO_COLOR"]; !ok {
-		env = append(env, "NO_COLOR=1")
+	// Output is for parsers and agents, not a terminal: colour off by the
+	// conventions tools follow (NO_COLOR; TERM=dumb for those that colour
+	// a pipe when the terminal can, as rustfmt does; cargo's own). The
+	// spec can still set any of them itself.
+	env := make([]string, 0, len(x.spec.Env)+3)
+	for _, kv := range []string{"NO_COLOR=1", "TERM=dumb", "CARGO_TERM_COLOR=never"} {
+		if _, ok := x.spec.Env[strings.Split(kv, "=")[0]]; !ok {
+			env = append(env, kv)
+		}
 	}
 	for _, k := range sortedKeys(x.spec.Env) {
 		env = append(env, k+"="+x.spec.Env[k])
