@@ -26,7 +26,7 @@ func newTransactionsCmd(f *factory) *cobra.Command {
 		},
 		&cobra.Command{
 			Use:   "show ID",
-			Short: "Show one transaction: its files with their hashes, trace and diagnostics delta",
+			Short: "Show one transaction: its files with their hashes, trace and diagnostics delta (ID may be abbreviated, as in the list)",
 			Args:  cobra.ExactArgs(1),
 			RunE:  func(cmd *cobra.Command, args []string) error { return transactionsShow(cmd, f, args[0]) },
 		},
@@ -50,9 +50,11 @@ func transactionsList(cmd *cobra.Command, f *factory) error {
 			return err
 		}
 		rows := [][]string{{"ID", "TIME", "TOOL", "OPERATION", "FILES", "DELTA", "UNDONE BY"}}
+		// IDs are shown by their random part, which every command that
+		// takes an ID accepts, as it does a unique prefix.
 		for _, r := range recs {
-			rows = append(rows, []string{r.ID, r.Time.Local().Format("2006-01-02 15:04:05"), dash(r.Tool), dash(r.Operation),
-				filesSummary(r.Files), deltaSummary(r.Delta), dash(r.UndoneBy)})
+			rows = append(rows, []string{txnlog.ShortID(r.ID), r.Time.Local().Format("2006-01-02 15:04:05"), dash(r.Tool), dash(r.Operation),
+				filesSummary(r.Files), deltaSummary(r.Delta), dash(shortIDOrEmpty(r.UndoneBy))})
 		}
 		return f.table(w, rows)
 	})
@@ -145,4 +147,11 @@ func hashOrNone(h, none string) string {
 		return h[:len("sha256:")+12]
 	}
 	return h
+}
+
+func shortIDOrEmpty(id string) string {
+	if id == "" {
+		return ""
+	}
+	return txnlog.ShortID(id)
 }

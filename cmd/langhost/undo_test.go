@@ -32,13 +32,17 @@ func TestUndoAndTransactions(t *testing.T) {
 	if o.code != 0 || len(list) != 1 || list[0].(map[string]any)["id"] != id {
 		t.Fatalf("list: exit %d %s", o.code, o.stdout)
 	}
-	o = c.run("transactions", "show", id)
-	if o.code != 0 || o.env.Data.(map[string]any)["tool"] != "workspace.write_file" {
-		t.Fatalf("show: exit %d %s", o.code, o.stdout)
+	short := id[strings.IndexByte(id, '-')+1:]
+	for _, abbrev := range []string{id, short, short[:4], id[:len(id)-3]} {
+		o = c.run("transactions", "show", abbrev)
+		if o.code != 0 || o.env.Data.(map[string]any)["tool"] != "workspace.write_file" || o.env.Data.(map[string]any)["id"] != id {
+			t.Fatalf("show %s: exit %d %s", abbrev, o.code, o.stdout)
+		}
 	}
 	c.json = false
 	o = c.run("transactions", "list")
-	if o.code != 0 || !strings.Contains(o.stdout, id) || !strings.Contains(o.stdout, "notes.txt") || !strings.Contains(o.stdout, "UNDONE BY") {
+	// The list shows the ID by its random part, which show and undo take.
+	if o.code != 0 || !strings.Contains(o.stdout, short) || strings.Contains(o.stdout, id) || !strings.Contains(o.stdout, "notes.txt") || !strings.Contains(o.stdout, "UNDONE BY") {
 		t.Fatalf("list text: exit %d\n%s", o.code, o.stdout)
 	}
 	c.json = true

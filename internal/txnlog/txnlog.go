@@ -373,6 +373,13 @@ func Load(root, id string) (*Record, error) {
 	if err != nil {
 		return nil, err
 	}
+	recs, err := l.list()
+	if err != nil {
+		return nil, err
+	}
+	if id, err = resolve(recs, id); err != nil {
+		return nil, err
+	}
 	return l.load(id)
 }
 
@@ -447,8 +454,13 @@ func Undo(ctx context.Context, root, id string) (*Record, error) {
 		if rec == nil {
 			return nil, nothingToUndo(recs, byID, root)
 		}
-	} else if rec, err = l.load(id); err != nil {
-		return nil, err
+	} else {
+		if id, err = resolve(recs, id); err != nil {
+			return nil, err
+		}
+		if rec, err = l.load(id); err != nil {
+			return nil, err
+		}
 	}
 	changes, err := l.plan(rec)
 	if err != nil {
