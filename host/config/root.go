@@ -34,8 +34,15 @@ var rootMarkers = []string{
 // make the subdirectory the workspace ("outside the workspace").
 func (c *Config) findRoot() {
 	root, marker := FindRoot(c.Workspace, rootMarkers)
-	if abs, err := filepath.Abs(c.Workspace); err == nil && marker != "" && root != abs {
+	abs, err := filepath.Abs(c.Workspace)
+	switch {
+	case err != nil:
+	case marker != "" && root != abs:
 		c.Workspace, c.origins["workspace"] = root, "found upward ("+marker+")"
+	case marker != "":
+		c.origins["workspace"] = "current directory (" + marker + ")"
+	default:
+		c.origins["workspace"] = "current directory (no project marker here or above)"
 	}
 }
 

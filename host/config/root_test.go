@@ -80,6 +80,14 @@ func TestLoadFindsRootUpward(t *testing.T) {
 		t.Errorf("workspace %s from %s, want %s found upward", c.Workspace, c.Origin("workspace"), top)
 	}
 
+	// config show says how the root was found when it is where langhost
+	// started, too.
+	t.Chdir(top)
+	if c := s.mustLoad(); c.Origin("workspace") != "current directory (go.mod)" {
+		t.Errorf("at the root: workspace from %q", c.Origin("workspace"))
+	}
+	t.Chdir(filepath.Join(top, "pkg", "cmd"))
+
 	if err := s.flags.Set("workspace", "."); err != nil {
 		t.Fatal(err)
 	}
