@@ -240,7 +240,7 @@ func newAgentStatusCmd(f *factory) *cobra.Command {
 				if st.Error != "" {
 					rows = append(rows, []string{"error", printable(st.Error)})
 				}
-				return table(w, rows)
+				return f.table(w, rows)
 			})
 		},
 	}

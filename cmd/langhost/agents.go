@@ -38,7 +38,7 @@ func newAgentsListCmd(f *factory) *cobra.Command {
 					rows = append(rows, []string{a.ID, fmt.Sprint(a.Priority), a.Settings.Provider + "/" + a.Settings.Model,
 						fmt.Sprint(a.Settings.MaxSteps), fmt.Sprint(len(a.Tools)), strings.Join(a.Capabilities, ",")})
 				}
-				return table(w, rows)
+				return f.table(w, rows)
 			})
 		},
 	}

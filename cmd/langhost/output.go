@@ -254,7 +254,3 @@ func (f *factory) explicitJSON() bool {
 	fl := f.cmd.Flags().Lookup("format")
 	return fl != nil && fl.Changed && fl.Value.String() == "json"
 }
-
-// table writes aligned columns without colour; f.table colours the
-// header on a terminal.
-func table(w io.Writer, rows [][]string) error { return style{}.table(w, rows, nil) }

@@ -3,11 +3,13 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/langhost/langhost/internal/safefile"
 )
@@ -506,5 +508,27 @@ func TestTextIsInert(t *testing.T) {
 	}
 	if got := printable("a\r\nb\tc\n"); got != "a\nb\tc\n" {
 		t.Errorf("printable kept %q", got)
+	}
+}
+
+// TestTablesFitTheWidth: every list fits the width COLUMNS gives (a
+// terminal's, where there is one), wrapping cells rather than lines.
+func TestTablesFitTheWidth(t *testing.T) {
+	for _, args := range [][]string{{"agents", "list"}, {"tools", "list"}, {"languages"}} {
+		for _, width := range []int{80, 120} {
+			c := newCLI(t)
+			c.json = false
+			c.env["COLUMNS"] = fmt.Sprint(width)
+			o := c.run(append(args, "--format", "text")...)
+			if o.code != 0 {
+				t.Fatalf("%v: exit %d\n%s", args, o.code, o.stderr)
+			}
+			for line := range strings.Lines(o.stdout) {
+				if n := utf8.RuneCountInString(strings.TrimRight(line, "\n")); n > width {
+					t.Errorf("%v at %d columns: a line of %d:\n%s", args, width, n, line)
+					break
+				}
+			}
+		}
 	}
 }
