@@ -175,8 +175,8 @@ func (s *exitCodeSink) line([]byte) {}
 
 func (s *exitCodeSink) finish(exitCode int) (Result, error) {
 	return Result{Value: map[string]any{
-		"success":  slices.Contains(s.codes, exitCode),
-		"exitCode": exitCode,
+		"success":   slices.Contains(s.codes, exitCode),
+		"exit_code": exitCode,
 	}}, nil
 }
 

@@ -61,7 +61,7 @@
 //	  fields: {file: "$.file", line: "$.range.start.line", message: "$.message"}
 //
 // exitCode reports whether the exit code is one of successCodes
-// (default [0]): {"success": true, "exitCode": 0}.
+// (default [0]): {"success": true, "exit_code": 0}.
 //
 // diagnostics turns matching lines into a list of [diagnostic.Diagnostic], given by
 // exactly one of pattern (a regexp whose named groups are file, line,

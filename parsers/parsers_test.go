@@ -160,13 +160,13 @@ func TestParsersOnRealOutput(t *testing.T) {
 			name: "exitCode success",
 			spec: Spec{Type: KindExitCode},
 			code: 0,
-			want: `{"exitCode":0,"success":true}`,
+			want: `{"exit_code":0,"success":true}`,
 		},
 		{
 			name: "exitCode custom codes",
 			spec: Spec{Type: KindExitCode, SuccessCodes: []int{0, 5}},
 			code: 1,
-			want: `{"exitCode":1,"success":false}`,
+			want: `{"exit_code":1,"success":false}`,
 		},
 	}
 	for _, tt := range tests {

@@ -42,7 +42,7 @@ func TestSetStreams(t *testing.T) {
 	if outputs["report"] != true {
 		t.Errorf("report = %v, want true (json reads stdout only)", outputs["report"])
 	}
-	if got := asJSON(t, outputs["success"]); got != `{"exitCode":2,"success":false}` {
+	if got := asJSON(t, outputs["success"]); got != `{"exit_code":2,"success":false}` {
 		t.Errorf("success = %s", got)
 	}
 	if len(diags) != 2 || diags[1].Path != "./b.go" || diags[1].Message != "unterminated error" {

@@ -357,7 +357,7 @@ func TestDaemonSeesEditedFile(t *testing.T) {
 		t.Fatal(err)
 	}
 	refs := f.references()
-	if strings.Count(refs, `"file"`) != 3 || !strings.Contains(refs, `"containingMember":"Twice"`) {
+	if strings.Count(refs, `"file"`) != 3 || !strings.Contains(refs, `"containing_member":"Twice"`) {
 		t.Errorf("after the edit: %s", refs)
 	}
 	if st := f.one(); st.Calls != 2 {

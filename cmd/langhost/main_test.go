@@ -200,8 +200,8 @@ func TestRunHugeOutputIsCapped(t *testing.T) {
 		t.Fatalf("exit %d: %s", o.code, o.stderr)
 	}
 	data := o.env.Data.(map[string]any)
-	if data["stdoutTruncated"] != true || len(data["stdout"].(string)) > 2<<20 {
-		t.Errorf("100 MB of output not capped: truncated=%v len=%d", data["stdoutTruncated"], len(data["stdout"].(string)))
+	if data["stdout_truncated"] != true || len(data["stdout"].(string)) > 2<<20 {
+		t.Errorf("100 MB of output not capped: truncated=%v len=%d", data["stdout_truncated"], len(data["stdout"].(string)))
 	}
 }
 

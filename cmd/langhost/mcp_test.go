@@ -262,8 +262,8 @@ func TestMCPStdio(t *testing.T) {
 
 	t.Run("go.build diagnostics", func(t *testing.T) {
 		res, st := callTool(t, cs, "go_build", nil)
-		if !res.IsError || st["ok"] != false || st["exitCode"] != 1.0 {
-			t.Fatalf("isError=%v ok=%v exit=%v\n%s", res.IsError, st["ok"], st["exitCode"], resultText(res))
+		if !res.IsError || st["ok"] != false || st["exit_code"] != 1.0 {
+			t.Fatalf("isError=%v ok=%v exit=%v\n%s", res.IsError, st["ok"], st["exit_code"], resultText(res))
 		}
 		if e := st["error"].(map[string]any); e["code"] != "tool_failed" {
 			t.Errorf("error = %v", e)
@@ -590,7 +590,7 @@ func TestMCPHTTPRefusesNonLoopbackWithoutToken(t *testing.T) {
 
 // BenchmarkMCPToolCallOverhead measures what langhost adds to a tools/call
 // round trip over stdio: the round trip minus the tool's own run time
-// (durationMs of a tool running `true`).
+// (duration_ms of a tool running `true`).
 func BenchmarkMCPToolCallOverhead(b *testing.B) {
 	f := newMCPFixture(b)
 	cs, _ := startStdio(b, f, nil)
@@ -606,7 +606,7 @@ func BenchmarkMCPToolCallOverhead(b *testing.B) {
 			b.Fatalf("call: %v %v", err, res)
 		}
 		var st struct {
-			DurationMS float64 `json:"durationMs"`
+			DurationMS float64 `json:"duration_ms"`
 		}
 		raw, _ := json.Marshal(res.StructuredContent)
 		if err := json.Unmarshal(raw, &st); err != nil {

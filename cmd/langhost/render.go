@@ -298,8 +298,8 @@ func allOf(items []*value, ok func(*value) bool) bool {
 	return true
 }
 
-// columnName is a field name as a table header: containingMember and
-// end_line become CONTAINING MEMBER and END LINE.
+// columnName is a field name as a table header: containingKind and
+// end_line become CONTAINING KIND and END LINE.
 func columnName(key string) string {
 	var b strings.Builder
 	for i, r := range key {

@@ -79,7 +79,7 @@ type describedTool struct {
 	// Tool.Confirmation): requiresConfirmation alone is false for an edit
 	// tool whose transaction asks for it only to write.
 	Confirmation     string            `json:"confirmation"`
-	DeprecatedInputs map[string]string `json:"deprecatedInputs,omitempty"`
+	DeprecatedInputs map[string]string `json:"deprecated_inputs,omitempty"`
 }
 
 // inputRows lists a tool's inputs, required ones first.

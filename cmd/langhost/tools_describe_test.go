@@ -12,7 +12,7 @@ func TestToolsDescribeDeprecatedInputs(t *testing.T) {
 	c := newCLI(t)
 	o := c.run("tools", "describe", "go.rename")
 	data, _ := o.env.Data.(map[string]any)
-	dep, _ := data["deprecatedInputs"].(map[string]any)
+	dep, _ := data["deprecated_inputs"].(map[string]any)
 	if o.code != 0 || dep["newName"] != "new_name" {
 		t.Fatalf("describe: exit %d, deprecatedInputs %v\n%s", o.code, dep, o.stderr)
 	}

@@ -20,7 +20,7 @@ type versionInfo struct {
 	// Commit, CommitTime and Modified come from the VCS stamp of the
 	// build (absent with -buildvcs=false or outside a checkout).
 	Commit     string `json:"commit,omitempty"`
-	CommitTime string `json:"commitTime,omitempty"`
+	CommitTime string `json:"commit_time,omitempty"`
 	Modified   bool   `json:"modified,omitempty"`
 	OS         string `json:"os"`
 	Arch       string `json:"arch"`

@@ -305,7 +305,7 @@ func fromMCP(id string, res *mcp.CallToolResult) (*registry.Result, error) {
 	}
 	delete(fields, "error")
 	var r *registry.Result
-	if _, ran := fields["exitCode"]; ran {
+	if _, ran := fields["exit_code"]; ran {
 		b, _ := json.Marshal(fields)
 		r = new(registry.Result)
 		if err := json.Unmarshal(b, r); err != nil {

@@ -32,19 +32,19 @@ func TestFromMCP(t *testing.T) {
 		wantCode failure.Code
 		wantText string // in the error, or in the result's data
 	}{
-		{"success", structured(`{"ok":true,"exitCode":0,"durationMs":12.5,"diagnostics":[],"counts":{}}`), ptr(true), "", ""},
-		{"semantic data kept", structured(`{"ok":true,"exitCode":0,"diagnostics":[],"counts":{},"references":[{"path":"a.go"}]}`), ptr(true), "", "a.go"},
-		{"tool failed is a result", structured(`{"ok":false,"exitCode":1,"diagnostics":[{"path":"a.go","line":3,"column":1,"severity":"error","message":"undefined: x"}],"counts":{"error":1},"error":{"code":"tool_failed","message":"go.build failed with exit code 1"}}`), ptr(false), "", ""},
+		{"success", structured(`{"ok":true,"exit_code":0,"duration_ms":12.5,"diagnostics":[],"counts":{}}`), ptr(true), "", ""},
+		{"semantic data kept", structured(`{"ok":true,"exit_code":0,"diagnostics":[],"counts":{},"references":[{"path":"a.go"}]}`), ptr(true), "", "a.go"},
+		{"tool failed is a result", structured(`{"ok":false,"exit_code":1,"diagnostics":[{"path":"a.go","line":3,"column":1,"severity":"error","message":"undefined: x"}],"counts":{"error":1},"error":{"code":"tool_failed","message":"go.build failed with exit code 1"}}`), ptr(false), "", ""},
 		{"failure class kept with field", structured(`{"ok":false,"error":{"code":"invalid_input","field":"packages","message":"packages: must be a string"}}`), nil, failure.InvalidInput, "packages: must be a string"},
 		{"rejected edit keeps its details", structured(`{"ok":false,"error":{"code":"diagnostic_regression","message":"rejected","details":{"transaction":{"delta":{"new":[]}}}}}`), nil, failure.DiagnosticRegression, "rejected"},
-		{"text JSON when no structured content", text(`{"ok":true,"exitCode":0,"diagnostics":[],"counts":{}}`), ptr(true), "", ""},
+		{"text JSON when no structured content", text(`{"ok":true,"exit_code":0,"diagnostics":[],"counts":{}}`), ptr(true), "", ""},
 		{"not JSON", text("hello"), nil, failure.Internal, "neither structuredContent"},
-		{"JSON without ok", structured(`{"exitCode":0}`), nil, failure.Internal, "not a langhost result"},
+		{"JSON without ok", structured(`{"exit_code":0}`), nil, failure.Internal, "not a langhost result"},
 		{"not an object", &mcp.CallToolResult{StructuredContent: []any{1, 2}}, nil, failure.Internal, "not a langhost result"},
-		{"error result without error object", &mcp.CallToolResult{StructuredContent: map[string]any{"ok": false, "exitCode": 1}, IsError: true}, nil, failure.Internal, "without an error object"},
+		{"error result without error object", &mcp.CallToolResult{StructuredContent: map[string]any{"ok": false, "exit_code": 1}, IsError: true}, nil, failure.Internal, "without an error object"},
 		{"success without a result", structured(`{"ok":true}`), nil, failure.Internal, "without a result"},
 		{"error without a code", structured(`{"ok":false,"error":{"message":"boom"}}`), nil, failure.Internal, "boom"},
-		{"wrong types", structured(`{"ok":true,"exitCode":"zero"}`), nil, failure.Internal, "go.build over MCP"},
+		{"wrong types", structured(`{"ok":true,"exit_code":"zero"}`), nil, failure.Internal, "go.build over MCP"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

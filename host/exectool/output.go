@@ -48,8 +48,8 @@ func parserOutputSchema(typ string) *jsonschema.Schema {
 		}}
 	case "exitCode":
 		return &jsonschema.Schema{Type: "object", Properties: map[string]*jsonschema.Schema{
-			"success":  {Type: "boolean"},
-			"exitCode": {Type: "integer"},
+			"success":   {Type: "boolean"},
+			"exit_code": {Type: "integer"},
 		}}
 	case "diagnostics":
 		return &jsonschema.Schema{Type: "array", Items: diagnosticSchema}
@@ -71,20 +71,20 @@ func OutputSchema(t *spec.Tool) *jsonschema.Schema {
 	s := &jsonschema.Schema{
 		Type: "object",
 		Properties: map[string]*jsonschema.Schema{
-			"ok":              {Type: "boolean", Description: "the exit code is one of the tool's success codes"},
-			"exitCode":        {Type: "integer"},
-			"durationMs":      {Type: "number"},
-			"command":         {Type: "array", Items: &jsonschema.Schema{Type: "string"}, Description: "argv that ran"},
-			"usedFallback":    {Type: "boolean"},
-			"stdout":          {Type: "string"},
-			"stderr":          {Type: "string"},
-			"stdoutTruncated": {Type: "boolean"},
-			"stderrTruncated": {Type: "boolean"},
-			"outputs":         {Type: "object", Properties: outputs},
-			"diagnostics":     {Type: "array", Items: diagnosticSchema},
-			"counts":          countsSchema,
+			"ok":               {Type: "boolean", Description: "the exit code is one of the tool's success codes"},
+			"exit_code":        {Type: "integer"},
+			"duration_ms":      {Type: "number"},
+			"command":          {Type: "array", Items: &jsonschema.Schema{Type: "string"}, Description: "argv that ran"},
+			"used_fallback":    {Type: "boolean"},
+			"stdout":           {Type: "string"},
+			"stderr":           {Type: "string"},
+			"stdout_truncated": {Type: "boolean"},
+			"stderr_truncated": {Type: "boolean"},
+			"outputs":          {Type: "object", Properties: outputs},
+			"diagnostics":      {Type: "array", Items: diagnosticSchema},
+			"counts":           countsSchema,
 		},
-		Required: []string{"ok", "exitCode", "diagnostics", "counts"},
+		Required: []string{"ok", "exit_code", "diagnostics", "counts"},
 	}
 	if _, ok := t.OutputParsers[OutputTests]; ok {
 		s.Properties["tests"] = testsSchema

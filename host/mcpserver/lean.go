@@ -227,8 +227,8 @@ func genericResultSchema() *jsonschema.Schema {
 		Type: "object",
 		Properties: map[string]*jsonschema.Schema{
 			"ok":          {Type: "boolean"},
-			"exitCode":    {Type: "integer"},
-			"durationMs":  {Type: "number"},
+			"exit_code":   {Type: "integer"},
+			"duration_ms": {Type: "number"},
 			"command":     {Type: "array", Items: &jsonschema.Schema{Type: "string"}},
 			"stdout":      {Type: "string"},
 			"stderr":      {Type: "string"},

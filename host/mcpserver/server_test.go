@@ -226,7 +226,7 @@ func TestToolsListing(t *testing.T) {
 			continue
 		}
 		out, _ := json.Marshal(tool.OutputSchema)
-		for _, key := range []string{`"diagnostics"`, `"exitCode"`, `"error"`} {
+		for _, key := range []string{`"diagnostics"`, `"exit_code"`, `"error"`} {
 			if !strings.Contains(string(out), key) {
 				t.Errorf("output schema lacks %s: %s", key, out)
 			}
@@ -275,7 +275,7 @@ func TestCallResults(t *testing.T) {
 
 	t.Run("ok", func(t *testing.T) {
 		res, st := call(t, cs, "demo_echo", map[string]any{"text": "hello"})
-		if res.IsError || st["ok"] != true || st["stdout"] != "hello\n" || st["exitCode"] != 0.0 {
+		if res.IsError || st["ok"] != true || st["stdout"] != "hello\n" || st["exit_code"] != 0.0 {
 			t.Errorf("isError=%v structured=%v", res.IsError, st)
 		}
 		if !strings.HasPrefix(text(res), "demo.echo ok (exit 0,") || !strings.Contains(text(res), "hello") {
@@ -284,7 +284,7 @@ func TestCallResults(t *testing.T) {
 	})
 	t.Run("tool failed", func(t *testing.T) {
 		res, st := call(t, cs, "demo_fail", nil)
-		if !res.IsError || st["ok"] != false || st["exitCode"] != 2.0 {
+		if !res.IsError || st["ok"] != false || st["exit_code"] != 2.0 {
 			t.Fatalf("isError=%v structured=%v", res.IsError, st)
 		}
 		if code := st["error"].(map[string]any)["code"]; code != "tool_failed" {

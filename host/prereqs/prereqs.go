@@ -25,20 +25,20 @@ import (
 type Tool struct {
 	ID              string `json:"id"`
 	Command         string `json:"command"`
-	CommandLine     string `json:"commandLine"` // with <placeholders> for inputs
+	CommandLine     string `json:"command_line"` // with <placeholders> for inputs
 	Purpose         string `json:"purpose"`
 	Fallback        string `json:"fallback,omitempty"` // fallback command line
-	FallbackCommand string `json:"fallbackCommand,omitempty"`
+	FallbackCommand string `json:"fallback_command,omitempty"`
 	Install         string `json:"install,omitempty"`
 	// InstallCommand is the command that installs Install (see
 	// InstallCommand); InstallNote says why there is none.
-	InstallCommand  string  `json:"installCommand,omitempty"`
-	InstallNote     string  `json:"installNote,omitempty"`
-	FallbackInstall string  `json:"fallbackInstall,omitempty"`
+	InstallCommand  string  `json:"install_command,omitempty"`
+	InstallNote     string  `json:"install_note,omitempty"`
+	FallbackInstall string  `json:"fallback_install,omitempty"`
 	Status          *Status `json:"status,omitempty"` // set by Check
 	// WorkspaceCode names the code the workspace controls that the tool
 	// runs; empty when it runs none.
-	WorkspaceCode string `json:"workspaceCode,omitempty"`
+	WorkspaceCode string `json:"workspace_code,omitempty"`
 	// More lists the alternatives after the fallback, in order: a
 	// language may name several language servers.
 	More []Alternative `json:"more,omitempty"`
@@ -51,7 +51,7 @@ type Tool struct {
 // Alternative is an executable used when the ones before it are missing.
 type Alternative struct {
 	Command     string `json:"command"`
-	CommandLine string `json:"commandLine"`
+	CommandLine string `json:"command_line"`
 	Install     string `json:"install,omitempty"`
 }
 
@@ -120,7 +120,7 @@ type Status struct {
 	Path    string `json:"path,omitempty"`
 	Version string `json:"version,omitempty"`
 	// UsesFallback is set when only the fallback executable is installed.
-	UsesFallback bool   `json:"usesFallback,omitempty"`
+	UsesFallback bool   `json:"uses_fallback,omitempty"`
 	Error        string `json:"error,omitempty"`
 }
 

@@ -112,14 +112,14 @@ type Call struct {
 // "data"; see MarshalJSON.
 type Result struct {
 	OK              bool                    `json:"ok"`
-	ExitCode        int                     `json:"exitCode"`
-	DurationMS      float64                 `json:"durationMs"`
+	ExitCode        int                     `json:"exit_code"`
+	DurationMS      float64                 `json:"duration_ms"`
 	Command         []string                `json:"command,omitempty"` // argv that ran
-	UsedFallback    bool                    `json:"usedFallback,omitempty"`
+	UsedFallback    bool                    `json:"used_fallback,omitempty"`
 	Stdout          string                  `json:"stdout,omitempty"`
 	Stderr          string                  `json:"stderr,omitempty"`
-	StdoutTruncated bool                    `json:"stdoutTruncated,omitempty"`
-	StderrTruncated bool                    `json:"stderrTruncated,omitempty"`
+	StdoutTruncated bool                    `json:"stdout_truncated,omitempty"`
+	StderrTruncated bool                    `json:"stderr_truncated,omitempty"`
 	Outputs         map[string]any          `json:"outputs,omitempty"` // parsed outputs by parser name
 	Diagnostics     []diagnostic.Diagnostic `json:"diagnostics"`
 	Counts          diagnostic.Counts       `json:"counts"`

@@ -18,13 +18,13 @@ func TestResultJSON(t *testing.T) {
 		want string
 	}{
 		{"empty", Result{OK: true},
-			`{"ok":true,"exitCode":0,"durationMs":0,"diagnostics":[],"counts":{"error":0,"warning":0,"info":0,"hint":0}}`},
+			`{"ok":true,"exit_code":0,"duration_ms":0,"diagnostics":[],"counts":{"error":0,"warning":0,"info":0,"hint":0}}`},
 		{"object data merged", Result{OK: true, Data: json.RawMessage(`{"references":[{"path":"a.go"}],"ok":"spoofed","total":1}`)},
-			`{"ok":true,"exitCode":0,"durationMs":0,"diagnostics":[],"counts":{"error":0,"warning":0,"info":0,"hint":0},"references":[{"path":"a.go"}],"total":1}`},
+			`{"ok":true,"exit_code":0,"duration_ms":0,"diagnostics":[],"counts":{"error":0,"warning":0,"info":0,"hint":0},"references":[{"path":"a.go"}],"total":1}`},
 		{"other data kept", Result{OK: true, Data: json.RawMessage(`[1,2]`)},
-			`{"ok":true,"exitCode":0,"durationMs":0,"diagnostics":[],"counts":{"error":0,"warning":0,"info":0,"hint":0},"data":[1,2]}`},
+			`{"ok":true,"exit_code":0,"duration_ms":0,"diagnostics":[],"counts":{"error":0,"warning":0,"info":0,"hint":0},"data":[1,2]}`},
 		{"files present when empty", Result{OK: true, Files: []string{}},
-			`{"ok":true,"exitCode":0,"durationMs":0,"diagnostics":[],"counts":{"error":0,"warning":0,"info":0,"hint":0},"files":[]}`},
+			`{"ok":true,"exit_code":0,"duration_ms":0,"diagnostics":[],"counts":{"error":0,"warning":0,"info":0,"hint":0},"files":[]}`},
 	}
 	for _, tt := range tests {
 		b, err := json.Marshal(tt.res)
@@ -65,7 +65,7 @@ func TestResultJSONOperationKeys(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"ok":true,"exitCode":0,"durationMs":0,"diagnostics":[],"counts":{"error":0,"warning":0,"info":0,"hint":0},"files":[{"path":"a.go","diff":"-x\n+y\n"}],"tests":"not a report"}`
+	want := `{"ok":true,"exit_code":0,"duration_ms":0,"diagnostics":[],"counts":{"error":0,"warning":0,"info":0,"hint":0},"files":[{"path":"a.go","diff":"-x\n+y\n"}],"tests":"not a report"}`
 	if string(b) != want {
 		t.Errorf("encoded\n got %s\nwant %s", b, want)
 	}
@@ -97,7 +97,7 @@ func BenchmarkResultWire(b *testing.B) {
 		refs[i] = ref{Path: "go/analysis/passes/printf/printf.go", Line: i + 1, Column: 7,
 			Text: "var Analyzer = &analysis.Analyzer{", Container: "printf"}
 	}
-	data, _ := json.Marshal(map[string]any{"symbol": "Analyzer", "total": 279, "offset": 0, "nextOffset": 100, "references": refs})
+	data, _ := json.Marshal(map[string]any{"symbol": "Analyzer", "total": 279, "offset": 0, "next_offset": 100, "references": refs})
 	res := Result{OK: true, DurationMS: 12.5, Data: data}
 	for b.Loop() {
 		wire, err := json.Marshal(res)

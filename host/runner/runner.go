@@ -56,14 +56,14 @@ type Command struct {
 
 // Result is what a finished process left behind.
 type Result struct {
-	ExitCode        int           `json:"exitCode"`
+	ExitCode        int           `json:"exit_code"`
 	Duration        time.Duration `json:"duration"`
 	Stdout          string        `json:"stdout"`
 	Stderr          string        `json:"stderr"`
-	StdoutTruncated bool          `json:"stdoutTruncated,omitempty"`
-	StderrTruncated bool          `json:"stderrTruncated,omitempty"`
-	StdoutBytes     int64         `json:"stdoutBytes"`
-	StderrBytes     int64         `json:"stderrBytes"`
+	StdoutTruncated bool          `json:"stdout_truncated,omitempty"`
+	StderrTruncated bool          `json:"stderr_truncated,omitempty"`
+	StdoutBytes     int64         `json:"stdout_bytes"`
+	StderrBytes     int64         `json:"stderr_bytes"`
 }
 
 // Truncated reports whether either stream was cut.

@@ -243,8 +243,8 @@ func resultSchema(data *jsonschema.Schema) *jsonschema.Schema {
 		Type: "object",
 		Properties: map[string]*jsonschema.Schema{
 			"ok":          {Type: "boolean"},
-			"exitCode":    {Type: "integer"},
-			"durationMs":  {Type: "number"},
+			"exit_code":   {Type: "integer"},
+			"duration_ms": {Type: "number"},
 			"diagnostics": {Type: "array"},
 			"counts":      {Type: "object"},
 		},

@@ -48,7 +48,7 @@ func newHost(t testing.TB, fixture string) *host.Host {
 type reference struct {
 	File             string
 	Line, Column     int
-	ContainingMember string
+	ContainingMember string `json:"containing_member"`
 }
 
 func findReferences(t testing.TB, h *host.Host, input map[string]any) ([]reference, error) {

@@ -422,10 +422,10 @@ func TestInvokeRoundTrip(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := `{"project":"src/Shop.Api/Shop.Api.csproj","targetFramework":"net8.0","centralPackageManagement":true,"packages":[` +
-		`{"id":"Serilog","version":"4.0.1","versionSource":"central"},` +
-		`{"id":"Serilog.Sinks.Console","version":"5.0.1","versionSource":"override"},` +
-		`{"id":"Microsoft.ApplicationInsights.AspNetCore","version":"2.22.0","versionSource":"project","condition":"'$(Configuration)|$(Platform)' == 'Release|AnyCPU'"}]}`
+	want := `{"project":"src/Shop.Api/Shop.Api.csproj","target_framework":"net8.0","central_package_management":true,"packages":[` +
+		`{"id":"Serilog","version":"4.0.1","version_source":"central"},` +
+		`{"id":"Serilog.Sinks.Console","version":"5.0.1","version_source":"override"},` +
+		`{"id":"Microsoft.ApplicationInsights.AspNetCore","version":"2.22.0","version_source":"project","condition":"'$(Configuration)|$(Platform)' == 'Release|AnyCPU'"}]}`
 	if string(out) != want {
 		t.Errorf("package_references =\n%s\nwant\n%s", out, want)
 	}

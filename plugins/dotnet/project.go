@@ -12,9 +12,9 @@ import (
 
 // Options selects the build configuration a project is evaluated for.
 type Options struct {
-	Configuration   string `json:"configuration,omitempty"`   // default "Debug"
-	Platform        string `json:"platform,omitempty"`        // default "AnyCPU"
-	TargetFramework string `json:"targetFramework,omitempty"` // default: the first declared
+	Configuration   string `json:"configuration,omitempty"`    // default "Debug"
+	Platform        string `json:"platform,omitempty"`         // default "AnyCPU"
+	TargetFramework string `json:"target_framework,omitempty"` // default: the first declared
 }
 
 // Project is an evaluated project file.
@@ -23,33 +23,33 @@ type Project struct {
 	Path             string   `json:"path"`
 	Style            string   `json:"style"` // "sdk" or "legacy"
 	Sdk              string   `json:"sdk,omitempty"`
-	ToolsVersion     string   `json:"toolsVersion,omitempty"`
+	ToolsVersion     string   `json:"tools_version,omitempty"`
 	Configuration    string   `json:"configuration"`
 	Platform         string   `json:"platform"`
-	TargetFramework  string   `json:"targetFramework,omitempty"` // the one evaluated for
-	TargetFrameworks []string `json:"targetFrameworks"`
-	OutputType       string   `json:"outputType,omitempty"`
-	RootNamespace    string   `json:"rootNamespace,omitempty"`
-	AssemblyName     string   `json:"assemblyName,omitempty"`
+	TargetFramework  string   `json:"target_framework,omitempty"` // the one evaluated for
+	TargetFrameworks []string `json:"target_frameworks"`
+	OutputType       string   `json:"output_type,omitempty"`
+	RootNamespace    string   `json:"root_namespace,omitempty"`
+	AssemblyName     string   `json:"assembly_name,omitempty"`
 	Nullable         string   `json:"nullable,omitempty"`
-	LangVersion      string   `json:"langVersion,omitempty"`
+	LangVersion      string   `json:"lang_version,omitempty"`
 	// Imports are the imported files that were read, in order
 	// (Directory.Build.props, Directory.Packages.props, explicit imports).
 	Imports []string `json:"imports,omitempty"`
 	// UnresolvedImports are imports that could not be located, such as
 	// SDK targets under $(MSBuildExtensionsPath).
-	UnresolvedImports        []string             `json:"unresolvedImports,omitempty"`
-	CentralPackageManagement bool                 `json:"centralPackageManagement"`
-	ProjectReferences        []ProjectReference   `json:"projectReferences"`
-	PackageReferences        []PackageReference   `json:"packageReferences"`
+	UnresolvedImports        []string             `json:"unresolved_imports,omitempty"`
+	CentralPackageManagement bool                 `json:"central_package_management"`
+	ProjectReferences        []ProjectReference   `json:"project_references"`
+	PackageReferences        []PackageReference   `json:"package_references"`
 	References               []AssemblyReference  `json:"references,omitempty"`
-	SourceFiles              []string             `json:"sourceFiles"`
-	MissingSourceFiles       []string             `json:"missingSourceFiles,omitempty"`
+	SourceFiles              []string             `json:"source_files"`
+	MissingSourceFiles       []string             `json:"missing_source_files,omitempty"`
 	Unevaluated              []UnevaluatedElement `json:"unevaluated,omitempty"`
 	// OutsideWorkspace lists the files the project names (imports, source
 	// files, project references) that lead outside the workspace, directly
 	// or through a symlink. They were not read.
-	OutsideWorkspace []OutsideReference `json:"outsideWorkspace,omitempty"`
+	OutsideWorkspace []OutsideReference `json:"outside_workspace,omitempty"`
 }
 
 // OutsideReference is a path a project file names that leads outside the
@@ -69,7 +69,7 @@ type ProjectReference struct {
 	Condition string `json:"condition,omitempty"`
 	// OutsideWorkspace is set when Path leads outside the workspace,
 	// directly or through a symlink; the project is not read.
-	OutsideWorkspace bool `json:"outsideWorkspace,omitempty"`
+	OutsideWorkspace bool `json:"outside_workspace,omitempty"`
 }
 
 // PackageReference is a NuGet package dependency.
@@ -79,8 +79,8 @@ type PackageReference struct {
 	// VersionSource says where Version came from: "project" (attribute or
 	// child element), "central" (Directory.Packages.props), "override"
 	// (VersionOverride) or "packages.config"; "" when there is none.
-	VersionSource string `json:"versionSource,omitempty"`
-	PrivateAssets string `json:"privateAssets,omitempty"`
+	VersionSource string `json:"version_source,omitempty"`
+	PrivateAssets string `json:"private_assets,omitempty"`
 	Condition     string `json:"condition,omitempty"`
 }
 
@@ -88,7 +88,7 @@ type PackageReference struct {
 type AssemblyReference struct {
 	Name     string `json:"name"`
 	Identity string `json:"identity,omitempty"` // full Include text when it has a version
-	HintPath string `json:"hintPath,omitempty"`
+	HintPath string `json:"hint_path,omitempty"`
 }
 
 // UnevaluatedElement is a property or item whose condition this evaluator

@@ -19,8 +19,8 @@ const SolutionFolderTypeGUID = "2150E333-8FDC-42A3-9474-1A3956D46DE8"
 type Solution struct {
 	Path                string            `json:"path"`
 	Format              string            `json:"format"` // "sln" or "slnx"
-	FormatVersion       string            `json:"formatVersion,omitempty"`
-	VisualStudioVersion string            `json:"visualStudioVersion,omitempty"`
+	FormatVersion       string            `json:"format_version,omitempty"`
+	VisualStudioVersion string            `json:"visual_studio_version,omitempty"`
 	Projects            []SolutionProject `json:"projects"`
 	Folders             []SolutionFolder  `json:"folders,omitempty"`
 	Configurations      []string          `json:"configurations,omitempty"` // "Debug|Any CPU"
@@ -30,7 +30,7 @@ type Solution struct {
 type SolutionProject struct {
 	Name     string `json:"name"`
 	Path     string `json:"path"` // relative to the workspace root
-	TypeGUID string `json:"typeGuid,omitempty"`
+	TypeGUID string `json:"type_guid,omitempty"`
 	GUID     string `json:"guid,omitempty"`
 	// Folder is the solution folder path, e.g. "/src/Core/", "" at top level.
 	Folder string `json:"folder,omitempty"`
@@ -40,7 +40,7 @@ type SolutionProject struct {
 	Exists       bool     `json:"exists"`
 	// OutsideWorkspace is set when Path leads outside the workspace,
 	// directly or through a symlink; the project is not read.
-	OutsideWorkspace bool `json:"outsideWorkspace,omitempty"`
+	OutsideWorkspace bool `json:"outside_workspace,omitempty"`
 }
 
 // SolutionFolder is a virtual folder of a solution.

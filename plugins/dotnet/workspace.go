@@ -30,7 +30,7 @@ type ProjectSummary struct {
 	Exists bool   `json:"exists"`
 	// OutsideWorkspace is set when Path leads outside the workspace,
 	// directly or through a symlink; the project is not read.
-	OutsideWorkspace bool `json:"outsideWorkspace,omitempty"`
+	OutsideWorkspace bool `json:"outside_workspace,omitempty"`
 }
 
 // ListProjects finds the solutions and projects of the workspace at root.
@@ -248,8 +248,8 @@ type ProjectReferenceGraph struct {
 // ProjectReferenceAt is a project reference and where it was found.
 type ProjectReferenceAt struct {
 	ProjectReference
-	Depth        int    `json:"depth"`        // 1 for direct references
-	ReferencedBy string `json:"referencedBy"` // path of the referencing project
+	Depth        int    `json:"depth"`         // 1 for direct references
+	ReferencedBy string `json:"referenced_by"` // path of the referencing project
 }
 
 // ProjectReferences lists the project references of spec; with transitive
@@ -315,8 +315,8 @@ func indexOf(s []string, v string) int {
 // PackageList is the answer to package_references.
 type PackageList struct {
 	Project                  string             `json:"project"`
-	TargetFramework          string             `json:"targetFramework,omitempty"`
-	CentralPackageManagement bool               `json:"centralPackageManagement"`
+	TargetFramework          string             `json:"target_framework,omitempty"`
+	CentralPackageManagement bool               `json:"central_package_management"`
 	Packages                 []PackageReference `json:"packages"`
 }
 
@@ -333,7 +333,7 @@ func PackageReferences(ctx context.Context, root, spec string, opts Options) (*P
 // SourceFileList is the answer to source_files.
 type SourceFileList struct {
 	Project         string               `json:"project"`
-	TargetFramework string               `json:"targetFramework,omitempty"`
+	TargetFramework string               `json:"target_framework,omitempty"`
 	Files           []string             `json:"files"`
 	Missing         []string             `json:"missing,omitempty"`
 	Unevaluated     []UnevaluatedElement `json:"unevaluated,omitempty"`

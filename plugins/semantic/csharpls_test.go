@@ -121,7 +121,7 @@ func TestCSharpLSNavigation(t *testing.T) {
 	})
 	t.Run("find_callers", func(t *testing.T) {
 		out := mustInvoke(t, e, "find_callers", map[string]any{"symbol": "Feeder/Feed#1", "depth": 2})
-		if !strings.HasPrefix(get(t, out, "callers.0.name").(string), "Morning") || locOf(t, out, "callers.0.callSites.0") != "src/Zoo.App/Keeper.cs:13:20" {
+		if !strings.HasPrefix(get(t, out, "callers.0.name").(string), "Morning") || locOf(t, out, "callers.0.call_sites.0") != "src/Zoo.App/Keeper.cs:13:20" {
 			show(t, out)
 			t.Error("Keeper.Morning calls Feed(IAnimal)")
 		}

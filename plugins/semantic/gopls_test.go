@@ -36,7 +36,7 @@ func TestGoplsNavigation(t *testing.T) {
 				t.Errorf("%s = %s, want %s %s at %d:%d", w.path, dump(get(t, out, w.path)), w.kind, w.name, w.line, w.col)
 			}
 		}
-		if got := get(t, out, "symbols.1.endLine"); got != 12 {
+		if got := get(t, out, "symbols.1.end_line"); got != 12 {
 			t.Errorf("Area endLine = %v, want 12", got)
 		}
 	})
@@ -71,21 +71,21 @@ func TestGoplsNavigation(t *testing.T) {
 		}
 		for i, w := range want {
 			p := "references." + string(rune('0'+i))
-			if got := locOf(t, out, p); got != w.loc || get(t, out, p+".snippet") != w.snippet || get(t, out, p+".containingMember") != w.member {
+			if got := locOf(t, out, p); got != w.loc || get(t, out, p+".snippet") != w.snippet || get(t, out, p+".containing_member") != w.member {
 				t.Errorf("reference %d = %s, want %+v", i, dump(get(t, out, p)), w)
 			}
 		}
 	})
 	t.Run("find_references paginated", func(t *testing.T) {
 		out := mustInvoke(t, e, "find_references", map[string]any{"symbol": "TotalArea", "includeDeclaration": true, "offset": 1, "limit": 1, "detail": "compact"})
-		if get(t, out, "total") != 3 || get(t, out, "nextOffset") != 2 || locOf(t, out, "references.0") != "calc/calc.go:28:9" {
+		if get(t, out, "total") != 3 || get(t, out, "next_offset") != 2 || locOf(t, out, "references.0") != "calc/calc.go:28:9" {
 			t.Errorf("page = %s", dump(out))
 		}
 		if _, ok := get(t, out, "references.0").(map[string]any)["snippet"]; ok {
 			t.Errorf("compact detail has a snippet: %s", dump(out))
 		}
 		last := mustInvoke(t, e, "find_references", map[string]any{"symbol": "TotalArea", "includeDeclaration": true, "offset": 2, "limit": 5})
-		if _, ok := last["nextOffset"]; ok || len(last["references"].([]any)) != 1 {
+		if _, ok := last["next_offset"]; ok || len(last["references"].([]any)) != 1 {
 			t.Errorf("last page = %s", dump(last))
 		}
 	})
@@ -115,17 +115,17 @@ func TestGoplsNavigation(t *testing.T) {
 			t.Errorf("target = %s", dump(out))
 		}
 		if get(t, out, "callers.0.name") != "B" || locOf(t, out, "callers.0") != "calc/calc.go:23:6" ||
-			locOf(t, out, "callers.0.callSites.0") != "calc/calc.go:23:27" {
+			locOf(t, out, "callers.0.call_sites.0") != "calc/calc.go:23:27" {
 			t.Errorf("caller B = %s", dump(out))
 		}
-		if get(t, out, "callers.0.callers.0.name") != "A" || locOf(t, out, "callers.0.callers.0.callSites.0") != "calc/calc.go:20:27" {
+		if get(t, out, "callers.0.callers.0.name") != "A" || locOf(t, out, "callers.0.callers.0.call_sites.0") != "calc/calc.go:20:27" {
 			t.Errorf("caller A = %s", dump(out))
 		}
 	})
 	t.Run("get_source", func(t *testing.T) {
 		out := mustInvoke(t, e, "get_source", map[string]any{"symbol": "Area", "container": "Circle"})
 		want := "func (c Circle) Area() float64 {\n\treturn 3.14159 * c.Radius * c.Radius\n}"
-		if get(t, out, "source") != want || get(t, out, "line") != 10 || get(t, out, "endLine") != 12 {
+		if get(t, out, "source") != want || get(t, out, "line") != 10 || get(t, out, "end_line") != 12 {
 			t.Errorf("source = %s", dump(out))
 		}
 	})
@@ -143,7 +143,7 @@ func TestGoplsNavigation(t *testing.T) {
 	})
 	t.Run("containing_member", func(t *testing.T) {
 		out := mustInvoke(t, e, "containing_member", map[string]any{"file": "circle/circle.go", "line": 11, "column": 5})
-		if get(t, out, "member.name") != "(Circle).Area" || get(t, out, "member.line") != 10 || get(t, out, "member.endLine") != 12 {
+		if get(t, out, "member.name") != "(Circle).Area" || get(t, out, "member.line") != 10 || get(t, out, "member.end_line") != 12 {
 			t.Errorf("member = %s", dump(out))
 		}
 		_, err := invoke(t, e, "containing_member", map[string]any{"file": "circle/circle.go", "line": 2, "column": 1})

@@ -34,8 +34,8 @@ type Loc struct {
 	File      string `json:"file"`
 	Line      int    `json:"line"`
 	Column    int    `json:"column,omitempty"`
-	EndLine   int    `json:"endLine,omitempty"`
-	EndColumn int    `json:"endColumn,omitempty"`
+	EndLine   int    `json:"end_line,omitempty"`
+	EndColumn int    `json:"end_column,omitempty"`
 }
 
 // loc converts an LSP range; end positions only with full detail.
@@ -193,8 +193,8 @@ type SymbolNode struct {
 	Detail    string         `json:"detail,omitempty"`
 	Line      int            `json:"line"`
 	Column    int            `json:"column,omitempty"`
-	EndLine   int            `json:"endLine,omitempty"`
-	EndColumn int            `json:"endColumn,omitempty"`
+	EndLine   int            `json:"end_line,omitempty"`
+	EndColumn int            `json:"end_column,omitempty"`
 	Children  symbolChildren `json:"children,omitempty"`
 }
 
@@ -526,8 +526,8 @@ func (in *findReferencesInput) validate() error {
 type Reference struct {
 	Loc
 	Snippet          string `json:"snippet,omitempty"`
-	ContainingMember string `json:"containingMember,omitempty"`
-	ContainingKind   string `json:"containingKind,omitempty"`
+	ContainingMember string `json:"containing_member,omitempty"`
+	ContainingKind   string `json:"containing_kind,omitempty"`
 }
 
 type findReferencesOutput struct {
@@ -535,10 +535,10 @@ type findReferencesOutput struct {
 	Total      int         `json:"total"`
 	Offset     int         `json:"offset"`
 	References []Reference `json:"references"`
-	NextOffset *int        `json:"nextOffset,omitempty"`
+	NextOffset *int        `json:"next_offset,omitempty"`
 	// MembersTruncated is set when references of this page past the first
 	// 200 carry no containing member; a smaller limit gets them.
-	MembersTruncated bool `json:"membersTruncated,omitempty" jsonschema:"references past the first 200 of this page carry no containingMember; page with a smaller limit to get them"`
+	MembersTruncated bool `json:"members_truncated,omitempty" jsonschema:"references past the first 200 of this page carry no containingMember; page with a smaller limit to get them"`
 }
 
 func findReferences(ctx context.Context, c *call, in *findReferencesInput) (*findReferencesOutput, error) {

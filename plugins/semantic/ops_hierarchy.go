@@ -140,7 +140,7 @@ type Caller struct {
 	Kind   string `json:"kind"`
 	Detail string `json:"detail,omitempty"`
 	Loc
-	CallSites []Loc          `json:"callSites,omitempty"`
+	CallSites []Loc          `json:"call_sites,omitempty"`
 	Callers   callerChildren `json:"callers,omitempty"`
 }
 

@@ -55,7 +55,7 @@ type diagnosticsOutput struct {
 	Complete   bool   `json:"complete"`
 	Incomplete string `json:"incomplete,omitempty" jsonschema:"why the diagnostics may be partial"`
 	// CheckedFiles is the number of files the diagnostics cover.
-	CheckedFiles int `json:"checkedFiles"`
+	CheckedFiles int `json:"checked_files"`
 	// Packet is the diagnostics shaped as the input's packet asked.
 	Packet *diagnostic.Packet `json:"packet,omitempty" jsonschema:"the diagnostics shaped as asked by packet"`
 }
@@ -424,7 +424,7 @@ type getSourceOutput struct {
 	Kind    string `json:"kind"`
 	File    string `json:"file"`
 	Line    int    `json:"line"`
-	EndLine int    `json:"endLine"`
+	EndLine int    `json:"end_line"`
 	Source  string `json:"source"`
 }
 

@@ -325,7 +325,7 @@ type findUsagesOutput struct {
 	ByUsage    map[string]int `json:"by_usage"`
 	Offset     int            `json:"offset"`
 	Usages     []Usage        `json:"usages"`
-	NextOffset *int           `json:"nextOffset,omitempty"`
+	NextOffset *int           `json:"next_offset,omitempty"`
 }
 
 func findUsages(ctx context.Context, c *call, in *findUsagesInput) (*findUsagesOutput, error) {

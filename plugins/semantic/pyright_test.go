@@ -23,13 +23,13 @@ func TestPyright(t *testing.T) {
 	})
 	t.Run("find_references", func(t *testing.T) {
 		out := mustInvoke(t, e, "find_references", map[string]any{"symbol": "greet"})
-		if get(t, out, "total") != 1 || locOf(t, out, "references.0") != "zoo/keeper.py:9:12" || get(t, out, "references.0.containingMember") != "morning" {
+		if get(t, out, "total") != 1 || locOf(t, out, "references.0") != "zoo/keeper.py:9:12" || get(t, out, "references.0.containing_member") != "morning" {
 			t.Errorf("references = %s", dump(out))
 		}
 	})
 	t.Run("find_callers", func(t *testing.T) {
 		out := mustInvoke(t, e, "find_callers", map[string]any{"file": "zoo/keeper.py", "line": 4, "column": 5})
-		if locOf(t, out, "target") != "zoo/keeper.py:4:5" || get(t, out, "callers.0.name") != "morning" || locOf(t, out, "callers.0.callSites.0") != "zoo/keeper.py:9:12" {
+		if locOf(t, out, "target") != "zoo/keeper.py:4:5" || get(t, out, "callers.0.name") != "morning" || locOf(t, out, "callers.0.call_sites.0") != "zoo/keeper.py:9:12" {
 			t.Errorf("callers = %s", dump(out))
 		}
 	})

@@ -405,12 +405,12 @@ func TestReferencesEnrichmentIsCapped(t *testing.T) {
 	}
 	e := openEngine(t, root, "go", goplsConfig)
 	out := mustInvoke(t, e, "find_references", map[string]any{"file": "many/many.go", "line": 3, "column": 6, "limit": 300})
-	if get(t, out, "total") != 250 || out["membersTruncated"] != true {
-		t.Fatalf("total %v, membersTruncated %v", get(t, out, "total"), out["membersTruncated"])
+	if get(t, out, "total") != 250 || out["members_truncated"] != true {
+		t.Fatalf("total %v, membersTruncated %v", get(t, out, "total"), out["members_truncated"])
 	}
 	refs := out["references"].([]any)
 	for i, r := range refs {
-		member, _ := r.(map[string]any)["containingMember"].(string)
+		member, _ := r.(map[string]any)["containing_member"].(string)
 		if want := fmt.Sprintf("caller%03d", i); i < maxEnriched && member != want {
 			t.Errorf("reference %d: member %q, want %q", i, member, want)
 		} else if i >= maxEnriched && member != "" {
@@ -418,14 +418,14 @@ func TestReferencesEnrichmentIsCapped(t *testing.T) {
 		}
 	}
 	page := mustInvoke(t, e, "find_references", map[string]any{"file": "many/many.go", "line": 3, "column": 6, "offset": 240, "limit": 20})
-	if _, ok := page["membersTruncated"]; ok || get(t, page, "references.9.containingMember") != "caller249" {
+	if _, ok := page["members_truncated"]; ok || get(t, page, "references.9.containing_member") != "caller249" {
 		t.Errorf("last page = %s", dump(page))
 	}
 	compact := mustInvoke(t, e, "find_references", map[string]any{"file": "many/many.go", "line": 3, "column": 6, "limit": 300, "detail": "compact"})
-	if _, ok := compact["membersTruncated"]; ok {
+	if _, ok := compact["members_truncated"]; ok {
 		t.Errorf("compact page is marked membersTruncated")
 	}
-	if r := get(t, compact, "references.0").(map[string]any); r["containingMember"] != nil || r["snippet"] != nil {
+	if r := get(t, compact, "references.0").(map[string]any); r["containing_member"] != nil || r["snippet"] != nil {
 		t.Errorf("compact reference = %s", dump(r))
 	}
 	if n := e.sess.openCount(); n != 0 {

@@ -35,7 +35,7 @@ func TestTypeScriptLanguageServer(t *testing.T) {
 	t.Run("find_references", func(t *testing.T) {
 		out := mustInvoke(t, e, "find_references", map[string]any{"symbol": "totalArea", "includeDeclaration": true})
 		if get(t, out, "total") != 2 || locOf(t, out, "references.0") != "src/calc.ts:5:17" ||
-			locOf(t, out, "references.1") != "src/calc.ts:14:10" || get(t, out, "references.1.containingMember") != "c" ||
+			locOf(t, out, "references.1") != "src/calc.ts:14:10" || get(t, out, "references.1.containing_member") != "c" ||
 			get(t, out, "references.1.snippet") != "return totalArea([new Circle(1), new Square(2)]);" {
 			t.Errorf("references = %s", dump(out))
 		}
@@ -43,7 +43,7 @@ func TestTypeScriptLanguageServer(t *testing.T) {
 	t.Run("find_callers", func(t *testing.T) {
 		out := mustInvoke(t, e, "find_callers", map[string]any{"symbol": "c", "depth": 2})
 		if locOf(t, out, "target") != "src/calc.ts:13:17" || get(t, out, "callers.0.name") != "b" ||
-			locOf(t, out, "callers.0.callSites.0") != "src/calc.ts:11:38" || get(t, out, "callers.0.callers.0.name") != "a" {
+			locOf(t, out, "callers.0.call_sites.0") != "src/calc.ts:11:38" || get(t, out, "callers.0.callers.0.name") != "a" {
 			t.Errorf("callers = %s", dump(out))
 		}
 	})

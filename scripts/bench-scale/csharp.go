@@ -85,7 +85,7 @@ type csResult struct {
 	data     json.RawMessage
 	code     string // failure class, "" on success
 	message  string
-	inner    time.Duration // durationMs, the time inside the tool call
+	inner    time.Duration // duration_ms, the time inside the tool call
 	bytes    int
 	exitCode int // CLI only
 }
@@ -954,7 +954,7 @@ func (c *csCLI) call(ctx context.Context, tool string, in map[string]any) (*csRe
 		r.code, r.message = env.Errors[0].Code, env.Errors[0].Message
 	}
 	var dur struct {
-		DurationMS float64 `json:"durationMs"`
+		DurationMS float64 `json:"duration_ms"`
 	}
 	_ = json.Unmarshal(env.Data, &dur)
 	r.inner = time.Duration(dur.DurationMS * float64(time.Millisecond))
@@ -1008,7 +1008,7 @@ func (l *langhost) callTool(ctx context.Context, tool string, in map[string]any)
 	data, _ := json.Marshal(res.StructuredContent)
 	r := &csResult{data: data, bytes: len(body)}
 	var st struct {
-		DurationMS float64 `json:"durationMs"`
+		DurationMS float64 `json:"duration_ms"`
 		Errors     []struct {
 			Code    string `json:"code"`
 			Message string `json:"message"`

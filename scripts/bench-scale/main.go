@@ -650,7 +650,7 @@ func (l *langhost) query(ctx context.Context, cfg benchConfig, s symbol, detail 
 		Line int    `json:"line"`
 	}
 	var st struct {
-		DurationMS      float64 `json:"durationMs"`
+		DurationMS      float64 `json:"duration_ms"`
 		Total           int     `json:"total"`
 		References      []loc   `json:"references"`
 		Implementations []loc   `json:"implementations"`
