@@ -171,7 +171,7 @@ func TestRunResultData(t *testing.T) {
 	o := newCLI(t).run("run", "demo.check", "--input", `{"path": "src/bad.txt"}`)
 	var res struct {
 		OK          bool
-		ExitCode    int
+		ExitCode    int `json:"exit_code"`
 		Diagnostics []struct {
 			Path     string
 			Line     int

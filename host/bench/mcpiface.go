@@ -305,7 +305,9 @@ func fromMCP(id string, res *mcp.CallToolResult) (*registry.Result, error) {
 	}
 	delete(fields, "error")
 	var r *registry.Result
-	if _, ran := fields["exit_code"]; ran {
+	// A CLI tool's result has its exit code; a semantic operation's
+	// answer, only its own keys.
+	if _, ran := fields["exit_code"]; ran || o.Error == nil && len(fields) > 1 {
 		b, _ := json.Marshal(fields)
 		r = new(registry.Result)
 		if err := json.Unmarshal(b, r); err != nil {

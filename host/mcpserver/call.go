@@ -71,7 +71,12 @@ func (s *server) handler(t *registry.Tool, confirmed bool) mcp.ToolHandler {
 			p.finish(fmt.Sprintf("%s finished in %s", t.ID, time.Since(start).Round(time.Millisecond)))
 		}
 		s.log.Debug("tool call", "tool", t.ID, "duration", time.Since(start), "code", codeOf(res, err))
-		return toolResult(t.ID, res, err), nil
+		out := toolResult(t.ID, res, err)
+		if st, ok := out.StructuredContent.(structured); ok && t.Kind == registry.KindSemantic {
+			st.answerOnly = true
+			out.StructuredContent = st
+		}
+		return out, nil
 	}
 }
 
@@ -137,6 +142,11 @@ type structured struct {
 	*registry.Result
 	OK    bool       `json:"ok"`
 	Error *errorInfo `json:"error,omitempty"`
+	// answerOnly marks a semantic operation's result: its exit code is
+	// always 0, and its duration and empty diagnostics say nothing the
+	// answer does not, so only the answer, ok and any diagnostics are
+	// sent (each fact once).
+	answerOnly bool
 }
 
 // MarshalJSON writes the result's object with ok and error set; without
@@ -145,7 +155,15 @@ type structured struct {
 // to add keys costs more than the rest of the call.
 func (s structured) MarshalJSON() ([]byte, error) {
 	fields := map[string]json.RawMessage{}
-	if s.Result != nil {
+	if s.answerOnly && s.Result != nil && bytes.HasPrefix(bytes.TrimSpace(s.Result.Data), []byte("{")) {
+		if err := json.Unmarshal(s.Result.Data, &fields); err != nil {
+			return nil, err
+		}
+		if len(s.Result.Diagnostics) > 0 {
+			fields["diagnostics"], _ = json.Marshal(s.Result.Diagnostics)
+			fields["counts"], _ = json.Marshal(s.Result.Counts)
+		}
+	} else if s.Result != nil {
 		r := *s.Result
 		r.OK = s.OK
 		b, err := json.Marshal(r)
@@ -220,9 +238,9 @@ func summary(id string, res *registry.Result, e *errorInfo) string {
 		b.WriteString(": " + counts)
 	}
 	b.WriteString("\n")
-	if e != nil && e.Code == failure.ToolFailed && res.Counts.Error == 0 {
-		// No error diagnostic below says why it failed; the reason does
-		// (files a check would change, a crash, a coverage threshold).
+	if e != nil && e.Code == failure.ToolFailed && len(res.Diagnostics) == 0 {
+		// No diagnostic below says why it failed; the reason does (files
+		// a check would change, a crash, a coverage threshold).
 		b.WriteString(e.Message + "\n")
 	}
 	for i, d := range res.Diagnostics {

@@ -103,7 +103,7 @@ func takeDetail(req *mcp.CallToolRequest) (string, error) {
 
 // shape leaves out of res's structured result what detail does not ask
 // for.
-func shape(res *mcp.CallToolResult, detail string) {
+func shape(res *mcp.CallToolResult, id, detail string) {
 	st, ok := res.StructuredContent.(structured)
 	if !ok || st.Result == nil || detail == detailFull || len(st.Result.Data) > 0 {
 		return
@@ -154,6 +154,11 @@ func shape(res *mcp.CallToolResult, detail string) {
 				r.Diagnostics[i].EndLine, r.Diagnostics[i].EndColumn = 0, 0
 			}
 		}
+	}
+	// The text says what the structured result does, at the same detail:
+	// an output compact leaves out is not repeated there either.
+	if len(res.Content) == 1 {
+		res.Content = []mcp.Content{&mcp.TextContent{Text: summary(id, &r, st.Error)}}
 	}
 	if len(omitted) > 0 {
 		r.Data, _ = json.Marshal(map[string]any{"omitted": omitted, "detail": detail})

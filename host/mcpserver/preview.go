@@ -149,19 +149,19 @@ func (srv *Server) notePreview(t *registry.Tool, req *mcp.CallToolRequest, res *
 	// The operation's own answer: its files[] sit beside the result's
 	// keys, and registry.Result has a files key of its own.
 	var out struct {
-		Applied bool `json:"applied"`
+		Applied bool    `json:"applied"`
+		Diff    *string `json:"diff"`
 		Files   []struct {
-			File   string  `json:"file"`
-			SHA256 string  `json:"sha256"`
-			Diff   *string `json:"diff"`
+			File   string `json:"file"`
+			SHA256 string `json:"sha256"`
 		} `json:"files"`
 	}
-	if json.Unmarshal(st.Result.Data, &out) != nil || out.Applied || len(out.Files) == 0 {
+	if json.Unmarshal(st.Result.Data, &out) != nil || out.Applied || len(out.Files) == 0 || out.Diff == nil {
 		return
 	}
 	expect := map[string]string{}
 	for _, f := range out.Files {
-		if f.File == "" || f.SHA256 == "" || f.Diff == nil {
+		if f.File == "" || f.SHA256 == "" {
 			return // not a preview this server can apply
 		}
 		expect[f.File] = f.SHA256

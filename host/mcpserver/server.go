@@ -420,7 +420,7 @@ func (srv *Server) dispatch(id string) mcp.ToolHandler {
 			srv.notePreview(t, req, res)
 		}
 		if err == nil && res != nil && detail != "" {
-			shape(res, detail)
+			shape(res, id, detail)
 		}
 		return res, err
 	}

@@ -89,6 +89,9 @@ func (r *Result) cause() string {
 			return why
 		}
 	}
+	if len(r.Diagnostics) > 0 {
+		return "" // the diagnostics say why; their last line would repeat one
+	}
 	for _, out := range []string{r.Stderr, r.Stdout} {
 		if l := lastLine(out); l != "" {
 			return l

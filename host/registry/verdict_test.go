@@ -24,6 +24,8 @@ func TestResultFailure(t *testing.T) {
 			false, "x.t failed with exit code 1 and no failed test: a_test.go:3: undefined: missing"},
 		{"no failed test: the last line", Result{ExitCode: 1, Tests: &parsers.TestReport{Passed: 3}, Stderr: "ok\nCoverage 41% is below the threshold 80%\n\n"},
 			false, "x.t failed with exit code 1 and no failed test: Coverage 41% is below the threshold 80%"},
+		{"warnings say why", Result{ExitCode: 1, Diagnostics: []diagnostic.Diagnostic{{Path: "a.go", Line: 5, Severity: diagnostic.Warning, Message: "unused"}},
+			Stderr: "vet: a.go:5: unused\n"}, true, "x.t failed with exit code 1"},
 		{"read-only errors", Result{OK: true, Counts: diagnostic.Counts{Error: 1}}, true, "x.t reported 1 errors"},
 		{"a write's errors are the gate's", Result{OK: true, Counts: diagnostic.Counts{Error: 1}}, false, ""},
 	}

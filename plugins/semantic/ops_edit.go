@@ -30,12 +30,12 @@ type fileChange struct {
 	create    bool // the file does not exist yet; old is empty
 }
 
-// FileDiff is the preview of one file's change.
+// FileDiff is one file of a change; the change's diff (one, of every
+// file) is beside the list, not repeated in it.
 type FileDiff struct {
 	File   string `json:"file"`
 	Edits  int    `json:"edits"`
 	SHA256 string `json:"sha256" jsonschema:"hash of the content the diff was computed on (sha256:<hex>); pass it back in expect to apply exactly this preview"`
-	Diff   string `json:"diff"`
 }
 
 // contentHash is the form of a content hash in previews, expect and
@@ -202,7 +202,7 @@ func previews(changes []fileChange) ([]FileDiff, string) {
 	var all strings.Builder
 	for _, ch := range changes {
 		d := UnifiedDiff(ch.rel, string(ch.old), string(ch.new))
-		files = append(files, FileDiff{File: ch.rel, Edits: ch.editCount, SHA256: contentHash(ch.old), Diff: d})
+		files = append(files, FileDiff{File: ch.rel, Edits: ch.editCount, SHA256: contentHash(ch.old)})
 		all.WriteString(d)
 	}
 	return files, all.String()

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"encoding/json"
+	"errors"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -77,6 +78,9 @@ func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagno
 		}
 	}
 	before, err := c.diagnosticsOf(ctx, docs, pull)
+	if err == nil {
+		err = c.unchecked(before, "the files on disk")
+	}
 	if err != nil {
 		return delta, nil, finish, err
 	}
@@ -109,6 +113,9 @@ func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagno
 		}
 	}
 	after, err := c.diagnosticsOf(ctx, docs, pull)
+	if err == nil {
+		err = c.unchecked(after, "the edited text")
+	}
 	if err != nil {
 		return delta, nil, finish, err
 	}
@@ -135,6 +142,17 @@ func (c *call) inMemory(ctx context.Context, changes []fileChange) (delta diagno
 	return diagnostic.Diff(before.files, after.files), overlays, finish, nil
 }
 
+// unchecked fails a transaction whose diagnostics of what state names
+// are missing: a check that did not happen must not pass as one that
+// found nothing (a server still loading publishes late).
+func (c *call) unchecked(d txnDiagnostics, state string) error {
+	if len(d.unpublished) == 0 {
+		return nil
+	}
+	return failure.New(failure.Timeout, "%s published no diagnostics for %s of %s within %s, so the edit could not be checked and nothing was written; retry once the server has loaded (load_status)",
+		c.s.serverName(), state, strings.Join(d.unpublished, ", "), pushWait)
+}
+
 // txnQuiet is how long a server that pushes diagnostics must send nothing
 // before a transaction takes what it published as complete: it publishes
 // the edited files first and their dependents after (gopls after its
@@ -148,6 +166,10 @@ const txnQuiet = 100 * time.Millisecond
 type txnDiagnostics struct {
 	files  []diagnostic.Diagnostic
 	others map[lsp.DocumentURI][]diagnostic.Diagnostic
+	// unpublished are the files whose diagnostics for their current text
+	// the server did not publish within pushWait: what it published last
+	// is of an older text, or there is none.
+	unpublished []string
 }
 
 // diagnosticsOf returns the diagnostics of docs (nil entries skipped) as
@@ -191,9 +213,13 @@ func (c *call) diagnosticsOf(ctx context.Context, docs []*document, pull bool) (
 			}
 			return e.Seq > since
 		})
+		timedOut := errors.Is(wctx.Err(), context.DeadlineExceeded)
 		cancel()
 		if err != nil && ctx.Err() != nil {
 			return out, err
+		}
+		if err != nil && timedOut {
+			out.unpublished = append(out.unpublished, c.e.relPath(d.uri))
 		}
 	}
 	if pull {
