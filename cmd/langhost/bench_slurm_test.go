@@ -1,0 +1,341 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/langhost/langhost/internal/slurmtest"
+)
+
+// slurmBench runs the built langhost against a test cluster.
+type slurmBench struct {
+	t   *testing.T
+	bin string
+	env []string
+}
+
+func newSlurmBench(t *testing.T, c *slurmtest.Cluster) *slurmBench {
+	t.Helper()
+	env := append(os.Environ(), "SLURM_CONF="+c.Conf, "XDG_CONFIG_HOME="+configDir(t), "XDG_STATE_HOME="+t.TempDir(),
+		"LANGHOST_DAEMON=0", "LANGHOST_TRUST_WORKSPACE=1")
+	return &slurmBench{t: t, bin: langhostBinary(t), env: env}
+}
+
+// run runs langhost with --format json and decodes the envelope's data.
+func (b *slurmBench) run(data any, args ...string) (code int, stderr string, env envelope) {
+	b.t.Helper()
+	cmd := exec.Command(b.bin, append(args, "--format", "json")...)
+	cmd.Env = b.env
+	var out, errOut bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	if ee, ok := err.(*exec.ExitError); ok {
+		code = ee.ExitCode()
+	} else if err != nil {
+		b.t.Fatal(err)
+	}
+	if err := json.Unmarshal(out.Bytes(), &env); err != nil {
+		b.t.Fatalf("langhost %s: stdout is not an envelope: %v\n%s\n%s", strings.Join(args, " "), err, out.String(), errOut.String())
+	}
+	if data != nil {
+		remarshal(b.t, env.Data, data)
+	}
+	return code, errOut.String(), env
+}
+
+type slurmRecord struct {
+	Run        string `json:"run"`
+	Scenario   string `json:"scenario"`
+	Success    bool   `json:"success"`
+	Status     string `json:"status"`
+	StopReason string `json:"stop_reason"`
+	Steps      int    `json:"steps"`
+	ToolCalls  int    `json:"tool_calls"`
+	Error      string `json:"error"`
+	Checks     []struct {
+		OK bool `json:"ok"`
+	} `json:"checks"`
+	Provenance struct {
+		Langhost   string `json:"langhost"`
+		Host       string `json:"host"`
+		Executor   string `json:"executor"`
+		SpecHash   string `json:"spec_sha256"`
+		ScenHash   string `json:"scenario_sha256"`
+		JobID      string `json:"slurm_job_id"`
+		ArrayJobID string `json:"slurm_array_job_id"`
+		ArrayTask  string `json:"slurm_array_task_id"`
+	} `json:"provenance"`
+}
+
+func readRecord(t *testing.T, dir, run string) slurmRecord {
+	t.Helper()
+	data, err := os.ReadFile(filepath.Join(dir, run, "result.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var r slurmRecord
+	if err := json.Unmarshal(data, &r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// TestBenchSlurmMatchesLocal runs shipped scenarios with the scripted
+// model locally and as a Slurm job array: every run has the same outcome,
+// the Slurm records carry their job and array IDs, and `bench report`
+// merges both. Keys in the submitter's environment appear nowhere: not in
+// the job script, Slurm's job record and state, or the results.
+func TestBenchSlurmMatchesLocal(t *testing.T) {
+	c := slurmtest.Start(t, slurmtest.Options{})
+	b := newSlurmBench(t, c)
+	const key, akey = "sk-slurmtestkey0123456789abcdefABCDEF", "sk-ant-slurmtestkey0123456789abcdef"
+	b.env = append(b.env, "OPENAI_API_KEY="+key, "ANTHROPIC_API_KEY="+akey, "MY_SERVICE_TOKEN=tok-slurmtest-secret-value")
+	scenarios := []string{"../../bench/scenarios/go-fix-compile-error.yaml", "../../bench/scenarios/go-add-missing-import.yaml"}
+	local, remote := filepath.Join(t.TempDir(), "local"), filepath.Join(t.TempDir(), "slurm")
+
+	code, stderr, _ := b.run(nil, append([]string{"bench", "run", "--name", "local", "--out", local}, scenarios...)...)
+	if code != 0 {
+		t.Fatalf("local bench run: exit %d\n%s", code, stderr)
+	}
+	var res struct {
+		Submitted struct {
+			JobID string `json:"job_id"`
+			Tasks []int  `json:"tasks"`
+		} `json:"submitted"`
+		Progress struct {
+			Done, Succeeded int
+		} `json:"progress"`
+	}
+	code, stderr, env := b.run(&res, append([]string{"bench", "run", "--executor", "slurm", "--name", "slurm", "--time", "10", "--out", remote}, scenarios...)...)
+	if code != 0 || res.Progress.Done != 2 || res.Progress.Succeeded != 2 || len(res.Submitted.Tasks) != 2 {
+		t.Fatalf("slurm bench run: exit %d, %+v\n%s\n%+v", code, res, stderr, env.Errors)
+	}
+	if !strings.Contains(stderr, "submitted job "+res.Submitted.JobID) || !strings.Contains(stderr, "2/2 done (2 succeeded)") {
+		t.Errorf("no progress on stderr:\n%s", stderr)
+	}
+	for _, s := range []string{"go-fix-compile-error", "go-add-missing-import"} {
+		l, r := readRecord(t, local, s+".local.1"), readRecord(t, remote, s+".slurm.1")
+		if l.Success != r.Success || l.StopReason != r.StopReason || l.Steps != r.Steps || l.ToolCalls != r.ToolCalls || len(l.Checks) != len(r.Checks) || !r.Success {
+			t.Errorf("%s: local %+v\nslurm %+v", s, l, r)
+		}
+		if l.Status != "finished" || r.Status != "finished" || l.Provenance.Executor != "local" || r.Provenance.Executor != "slurm" {
+			t.Errorf("%s: status/executor local %s/%s, slurm %s/%s", s, l.Status, l.Provenance.Executor, r.Status, r.Provenance.Executor)
+		}
+		if l.Provenance.JobID != "" || r.Provenance.ArrayJobID != res.Submitted.JobID || r.Provenance.JobID == "" || r.Provenance.ArrayTask == "" {
+			t.Errorf("%s: Slurm IDs local %+v, slurm %+v", s, l.Provenance, r.Provenance)
+		}
+		if r.Provenance.SpecHash == "" || r.Provenance.SpecHash != l.Provenance.SpecHash || r.Provenance.ScenHash != l.Provenance.ScenHash || r.Provenance.Host != c.Node {
+			t.Errorf("%s: provenance local %+v, slurm %+v", s, l.Provenance, r.Provenance)
+		}
+	}
+
+	// bench report merges local and Slurm records.
+	merged := t.TempDir()
+	for _, d := range []string{local, remote} {
+		runs, _ := filepath.Glob(filepath.Join(d, "*", "result.json"))
+		for _, f := range runs {
+			if err := os.CopyFS(filepath.Join(merged, filepath.Base(filepath.Dir(f))), os.DirFS(filepath.Dir(f))); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	var rep struct {
+		Summary []struct {
+			Config    string `json:"config"`
+			Runs      int    `json:"runs"`
+			Succeeded int    `json:"succeeded"`
+		} `json:"summary"`
+	}
+	if code, stderr, _ := b.run(&rep, "bench", "report", merged); code != 0 || len(rep.Summary) != 2 ||
+		rep.Summary[0].Succeeded != 2 || rep.Summary[1].Succeeded != 2 {
+		t.Fatalf("merged report: exit %d %+v\n%s", code, rep, stderr)
+	}
+
+	// No key anywhere Slurm or the results keep.
+	show, err := c.Command("scontrol", "-dd", "show", "job", res.Submitted.JobID).CombinedOutput()
+	if err != nil {
+		t.Fatalf("scontrol: %v\n%s", err, show)
+	}
+	script, _ := c.Command("scontrol", "write", "batch_script", res.Submitted.JobID, "-").CombinedOutput()
+	if !strings.Contains(string(script), "bench task") {
+		t.Errorf("batch script = %s", script)
+	}
+	for _, secret := range []string{key, akey, "tok-slurmtest-secret-value", "slurmtestkey"} {
+		for what, text := range map[string][]byte{"scontrol show job -dd": show, "the batch script": script} {
+			if bytes.Contains(text, []byte(secret)) {
+				t.Errorf("%s holds a key", what)
+			}
+		}
+		for _, dir := range []string{c.StateDir(), remote} {
+			_ = filepath.WalkDir(dir, func(p string, d os.DirEntry, err error) error {
+				if err == nil && d.Type().IsRegular() {
+					if data, _ := os.ReadFile(p); bytes.Contains(data, []byte(secret)) {
+						t.Errorf("%s holds a key", p)
+					}
+				}
+				return nil
+			})
+		}
+	}
+	// Slurm's state kept the job's environment: the test looked at it.
+	if envs, _ := filepath.Glob(filepath.Join(c.StateDir(), "hash.*", "job.*", "environment")); len(envs) == 0 {
+		t.Errorf("no job environment in %s: the key check looked at nothing", c.StateDir())
+	}
+}
+
+// slowScenario writes a scenario whose external "agent" waits until a
+// marker file exists (or 300s), and a quick config beside it.
+func slowScenario(t *testing.T) (scenario, configs, marker string) {
+	dir := t.TempDir()
+	marker = filepath.Join(dir, "go-on")
+	if err := os.MkdirAll(filepath.Join(dir, "fixture"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fixture", "README"), []byte("a fixture\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	scenario = filepath.Join(dir, "wait.yaml")
+	if err := os.WriteFile(scenario, []byte(`name: wait
+language: go
+fixture: fixture
+task: wait for the marker
+checks:
+  - command: ["test", "-f", "README"]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	configs = filepath.Join(dir, "configs.yaml")
+	if err := os.WriteFile(configs, []byte(`configs:
+  - {name: quick, command: ["true"], timeout: 10m}
+  - {name: slow, command: ["sh", "-c", "i=0; while [ ! -e `+marker+` ] && [ $i -lt 300 ]; do sleep 1; i=$((i+1)); done"], timeout: 10m}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return scenario, configs, marker
+}
+
+type statusData struct {
+	Done, Running, Pending, Failed int
+	TimedOut                       int `json:"timed_out"`
+	Tasks                          []struct {
+		Index int    `json:"index"`
+		Run   string `json:"run"`
+		State string `json:"state"`
+		Error string `json:"error"`
+	} `json:"tasks"`
+	Jobs []struct {
+		JobID string `json:"job_id"`
+		Tasks []int  `json:"tasks"`
+	} `json:"jobs"`
+}
+
+// waitStatus polls bench status until ok says so (bounded: 3 minutes).
+func (b *slurmBench) waitStatus(dir string, ok func(statusData) bool) statusData {
+	b.t.Helper()
+	deadline := time.Now().Add(3 * time.Minute)
+	for {
+		var st statusData
+		if code, stderr, _ := b.run(&st, "bench", "status", dir); code != 0 {
+			b.t.Fatalf("bench status: exit %d\n%s", code, stderr)
+		}
+		if ok(st) {
+			return st
+		}
+		if time.Now().After(deadline) {
+			b.t.Fatalf("bench status did not reach the state within 3 minutes: %+v", st)
+		}
+		time.Sleep(time.Second)
+	}
+}
+
+// TestBenchSlurmCancelAndRetry cancels a running task with scancel: it is
+// recorded as failed, the finished task stays, and --retry-failed runs
+// only the failed one again, which then finishes.
+func TestBenchSlurmCancelAndRetry(t *testing.T) {
+	c := slurmtest.Start(t, slurmtest.Options{})
+	b := newSlurmBench(t, c)
+	scenario, configs, marker := slowScenario(t)
+	out := filepath.Join(t.TempDir(), "out")
+	if code, stderr, _ := b.run(nil, "bench", "run", "--executor", "slurm", "--detach", "--config", configs, "--out", out, scenario); code != 0 {
+		t.Fatalf("bench run --detach: exit %d\n%s", code, stderr)
+	}
+	// The slow task has started its run (its timeline is there).
+	st := b.waitStatus(out, func(st statusData) bool {
+		_, err := os.Stat(filepath.Join(out, "wait.slow.1", "timeline.jsonl"))
+		return st.Done == 1 && st.Running == 1 && err == nil
+	})
+	if out, err := c.Command("scancel", st.Jobs[0].JobID+"_1").CombinedOutput(); err != nil {
+		t.Fatalf("scancel: %v\n%s", err, out)
+	}
+	st = b.waitStatus(out, func(st statusData) bool { return st.Failed == 1 })
+	r := readRecord(t, out, "wait.slow.1")
+	if r.Status != "failed" || r.Success || !strings.Contains(r.Error, "cancel") {
+		t.Fatalf("cancelled task's record: %+v", r)
+	}
+	quick := readRecord(t, out, "wait.quick.1")
+
+	if err := os.WriteFile(marker, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var res struct {
+		Submitted struct {
+			Tasks []int `json:"tasks"`
+		} `json:"submitted"`
+		Progress statusData `json:"progress"`
+	}
+	code, stderr, _ := b.run(&res, "bench", "run", "--executor", "slurm", "--retry-failed", "--config", configs, "--out", out, scenario)
+	if code != 0 || len(res.Submitted.Tasks) != 1 || res.Submitted.Tasks[0] != 1 || res.Progress.Done != 2 {
+		t.Fatalf("bench run --retry-failed: exit %d, %+v\n%s", code, res, stderr)
+	}
+	if r := readRecord(t, out, "wait.slow.1"); r.Status != "finished" || !r.Success {
+		t.Errorf("retried task's record: %+v", r)
+	}
+	if again := readRecord(t, out, "wait.quick.1"); again.Provenance.JobID != quick.Provenance.JobID {
+		t.Errorf("the finished task ran again: job %s, was %s", again.Provenance.JobID, quick.Provenance.JobID)
+	}
+	if _, err := os.Stat(filepath.Join(out, ".bench", "attempts", "wait.slow.1.1", "result.json")); err != nil {
+		t.Errorf("the failed attempt was not kept: %v", err)
+	}
+}
+
+// TestBenchSlurmTimeLimit runs a task past its one-minute time limit: its
+// record says timed out, and the command waited for it without hanging.
+func TestBenchSlurmTimeLimit(t *testing.T) {
+	c := slurmtest.Start(t, slurmtest.Options{})
+	b := newSlurmBench(t, c)
+	scenario, configs, _ := slowScenario(t)
+	out := filepath.Join(t.TempDir(), "out")
+	var res struct {
+		Progress statusData `json:"progress"`
+	}
+	code, stderr, _ := b.run(&res, "bench", "run", "--executor", "slurm", "--time", "1", "--config", configs, "--out", out, scenario)
+	if code != 1 || res.Progress.Done != 1 || res.Progress.TimedOut != 1 {
+		t.Fatalf("bench run: exit %d, %+v\n%s", code, res, stderr)
+	}
+	r := readRecord(t, out, "wait.slow.1")
+	if r.Status != "timed_out" || r.Success || !strings.Contains(r.Error, "time limit") {
+		t.Errorf("timed-out task's record: %+v", r)
+	}
+}
+
+// TestBenchSlurmNoSlurmd stops slurmd: bench run says no node can start
+// the tasks, in bounded time, instead of waiting forever.
+func TestBenchSlurmNoSlurmd(t *testing.T) {
+	c := slurmtest.Start(t, slurmtest.Options{})
+	b := newSlurmBench(t, c)
+	scenario, configs, _ := slowScenario(t)
+	c.StopSlurmd()
+	out := filepath.Join(t.TempDir(), "out")
+	start := time.Now()
+	code, stderr, env := b.run(nil, "bench", "run", "--executor", "slurm", "--no-node-timeout", "20s", "--config", configs, "--out", out, scenario)
+	if code != 4 || len(env.Errors) == 0 || !strings.Contains(env.Errors[0].Message, "slurmd") {
+		t.Fatalf("bench run with slurmd down: exit %d, %+v\n%s", code, env.Errors, stderr)
+	}
+	t.Logf("error after %s: %s", time.Since(start).Round(time.Second), env.Errors[0].Message)
+}

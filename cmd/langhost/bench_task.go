@@ -1,0 +1,125 @@
+package main
+
+import (
+	"cmp"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"time"
+
+	"github.com/langhost/langhost/host/bench"
+	"github.com/langhost/langhost/host/bench/slurm"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
+	"github.com/spf13/cobra"
+)
+
+// stopQueryTimeout bounds the question a stopped Slurm task asks about
+// itself: Slurm kills it KillWait (30s by default) after SIGTERM.
+const stopQueryTimeout = 5 * time.Second
+
+type benchTaskOptions struct {
+	f *factory
+}
+
+func newBenchTaskCmd(f *factory) *cobra.Command {
+	opts := &benchTaskOptions{f: f}
+	cmd := &cobra.Command{
+		Use:   "task DIR N",
+		Short: "Run task N of the bench planned in DIR (one scenario, config and repeat) and write its record",
+		Long: `Run one task of a bench planned in DIR by bench run --executor slurm, and
+write its result.json and timeline.jsonl into DIR, as a local run does. This
+is what each Slurm array task runs (N is SLURM_ARRAY_TASK_ID); a Kubernetes
+Indexed Job (JOB_COMPLETION_INDEX) or a CI matrix can run it the same way.
+
+DIR (with its .bench directory of copied scenarios) and this binary must be
+the planned ones: a task refuses to run otherwise. A task whose record is
+already there is not run again. SIGTERM (scancel, Slurm's time limit) stops
+the run and records it as failed or timed out.`,
+		Example: `  langhost bench task /shared/b "$SLURM_ARRAY_TASK_ID"
+  langhost bench task /shared/b "$JOB_COMPLETION_INDEX"`,
+		Args: cobra.ExactArgs(2),
+		RunE: func(cmd *cobra.Command, args []string) error { return benchTask(cmd, opts, args[0], args[1]) },
+	}
+	return cmd
+}
+
+// benchTaskResult is what `bench task` prints.
+type benchTaskResult struct {
+	Task int `json:"task"`
+	// Ran is false when the task's record was already there.
+	Ran    bool          `json:"ran"`
+	Result *bench.Result `json:"result"`
+}
+
+func benchTask(cmd *cobra.Command, opts *benchTaskOptions, dir, index string) error {
+	f := opts.f
+	n, err := strconv.Atoi(index)
+	if err != nil || n < 0 {
+		return &failure.Error{Code: failure.InvalidInput, Field: "N", Message: fmt.Sprintf("task %q: want the task's index, a number from 0", index)}
+	}
+	cfg, err := f.config()
+	if err != nil {
+		return err
+	}
+	getenv := func(k string) string { v, _ := f.env(k); return v }
+	ids := bench.SlurmIDs{JobID: getenv("SLURM_JOB_ID"), ArrayJobID: getenv("SLURM_ARRAY_JOB_ID"),
+		ArrayTaskID: getenv("SLURM_ARRAY_TASK_ID"), Cluster: getenv("SLURM_CLUSTER_NAME"), Partition: getenv("SLURM_JOB_PARTITION")}
+	executor := bench.ExecutorLocal
+	if ids.JobID != "" {
+		executor = bench.ExecutorSlurm
+	}
+	// A signal cancels the command's context; the run's own context is
+	// cancelled once the task knows by what, so its record says.
+	ctx, cancel := context.WithCancelCause(context.WithoutCancel(cmd.Context()))
+	defer cancel(nil)
+	stopAfter := context.AfterFunc(cmd.Context(), func() { cancel(stopCause(ids)) })
+	defer stopAfter()
+
+	bopts := bench.Options{OpenHost: benchHost(f, cfg), Getenv: getenv, Logger: f.log().Named("bench"),
+		Executor: executor, Slurm: ids}
+	r, ran, err := bench.RunTask(ctx, bopts, dir, n)
+	if err != nil && r == nil {
+		return err
+	}
+	res := &benchTaskResult{Task: n, Ran: ran, Result: r}
+	var runErr error
+	switch {
+	case err != nil:
+		runErr = err
+	case r.Status != bench.StatusFinished:
+		runErr = failure.New(failure.Canceled, "task %d (%s) %s: %s", n, r.Run, r.Status, r.Error)
+	case !r.Success:
+		runErr = failure.New(failure.ToolFailed, "task %d (%s) failed its acceptance checks", n, r.Run)
+	}
+	return printer{f}.result(commandPath(cmd), res, runErr, func(w io.Writer) error {
+		status := "ok"
+		if !r.Success {
+			status = "FAIL"
+		}
+		if !ran {
+			status += " (recorded earlier)"
+		}
+		_, err := fmt.Fprintf(w, "%s %s (%s) %.1fs\n", status, r.Run, cmp.Or(r.StopReason, "-"), r.WallMS/1000)
+		return err
+	})
+}
+
+// stopCause says why the task was stopped: Slurm's time limit (its job
+// record says TIMEOUT or reason TimeLimit when it sends SIGTERM) or
+// anything else (scancel, a signal).
+func stopCause(ids bench.SlurmIDs) error {
+	if ids.JobID == "" {
+		return &bench.StopError{Status: bench.StatusFailed, Message: "the task was stopped by a signal"}
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), stopQueryTimeout)
+	defer cancel()
+	job, err := (&slurm.Client{}).ShowJob(ctx, ids.JobID)
+	if err != nil {
+		return &bench.StopError{Status: bench.StatusFailed, Message: fmt.Sprintf("Slurm stopped the task (its job record could not be read: %v)", err)}
+	}
+	if job["JobState"] == "TIMEOUT" || job["Reason"] == "TimeLimit" {
+		return &bench.StopError{Status: bench.StatusTimedOut, Message: fmt.Sprintf("Slurm's time limit (%s) stopped the task", job["TimeLimit"])}
+	}
+	return &bench.StopError{Status: bench.StatusFailed, Message: fmt.Sprintf("Slurm stopped the task (JobState %s): cancelled", job["JobState"])}
+}
