@@ -244,34 +244,3 @@ func benchHost(f *factory, cfg *config.Config) bench.OpenHost {
 		return host.Open(ctx, &c, f.log().Named("bench"), host.Options{Builtins: builtin.Agents()})
 	}
 }
-
-func newBenchReportCmd(f *factory) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "report DIR",
-		Short: "Print the comparison table of a results directory (--format text, markdown or json)",
-		Example: `  langhost bench report .langhost/bench/<id>
-  langhost bench report --format markdown /tmp/b >> RESULTS.md`,
-		Args:        cobra.ExactArgs(1),
-		Annotations: map[string]string{"markdown": "true"},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			// markdown is a format of this command only: take it off the
-			// flag before the config, which knows json and text, reads it.
-			markdown := false
-			if fl := cmd.Flags().Lookup("format"); fl != nil && fl.Value.String() == "markdown" {
-				markdown = true
-				_ = fl.Value.Set("text")
-			}
-			rep, err := bench.LoadReport(args[0])
-			if err != nil {
-				return err
-			}
-			return printer{f}.result(commandPath(cmd), rep, nil, func(w io.Writer) error {
-				if markdown {
-					return rep.WriteMarkdown(w)
-				}
-				return rep.WriteText(w)
-			})
-		},
-	}
-	return cmd
-}
