@@ -174,7 +174,7 @@ func newGridChart(rep *bench.Report) gridChart {
 	// Headers are written at 40° up and to the right: leave them room.
 	c := gridChart{W: float64(gridLabelW + n*cellW + 170), H: float64(headerH + len(rep.Grid)*cellH + 4)}
 	for i, s := range rep.Summary {
-		c.Headers = append(c.Headers, gridHeader{X: float64(gridLabelW+i*cellW) + cellW/2, Y: headerH - 8, Label: newLabel(s.Config, maxLabel)})
+		c.Headers = append(c.Headers, gridHeader{X: float64(gridLabelW+i*cellW) + cellW/2, Y: headerH - 8, Label: newLabel(s.Config, 22)})
 	}
 	for j, g := range rep.Grid {
 		y := float64(headerH + j*cellH)
