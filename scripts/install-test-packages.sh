@@ -29,4 +29,4 @@ fi
 echo "install-test-packages: apt-get install ${missing[*]}" >&2
 # dpkg's lock may be held by another installer on a shared machine: wait for it.
 apt-get -o DPkg::Lock::Timeout=600 update -q >&2
-DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "${missing[@]}" >&2
+DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q "${missing[@]}" >&2

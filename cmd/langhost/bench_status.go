@@ -1,7 +1,6 @@
 package main
 
 import (
-
 	"github.com/langhost/langhost/host/bench"
 	"github.com/langhost/langhost/host/bench/slurm"
 	"github.com/spf13/cobra"
@@ -28,4 +27,3 @@ past its time limit) gets a failed or timed-out record now.`,
 	}
 	return cmd
 }
-

@@ -146,6 +146,9 @@ func readResult(f string) (*Result, error) {
 	if r.Scenario == "" || r.Config == "" {
 		return nil, failure.New(failure.InvalidInput, "bench result %s: no scenario or config; it is not a langhost bench result", f)
 	}
+	if r.Status == "" { // written before records had a status
+		r.Status = StatusFinished
+	}
 	return &r, nil
 }
 
@@ -220,7 +223,7 @@ func (rep *Report) tables() []table {
 				passed++
 			}
 		}
-		runs = append(runs, []string{r.Scenario, r.Config, r.Runner, r.Interface, dash(r.Packet), ok, dash(r.StopReason),
+		runs = append(runs, []string{r.Scenario, r.Config, r.Runner, r.Interface, dash(r.Packet), ok, StopText(r),
 			steps, calls, langhostCalls(r), tokens, seconds(r.WallMS), fmt.Sprintf("%d/%d", passed, len(r.Checks))})
 	}
 	for _, s := range rep.Summary {
@@ -259,6 +262,15 @@ func (rep *Report) tables() []table {
 		{"Successes by scenario and config", gridCols, grid},
 		{"Distributions per config (tokens and calls of measured runs)", distColumns, dist},
 	}
+}
+
+// StopText says how a run ended: the agent's stop reason, or the
+// executor's status when the run was stopped before its end.
+func StopText(r *Result) string {
+	if r.Status != "" && r.Status != StatusFinished {
+		return r.Status
+	}
+	return dash(r.StopReason)
 }
 
 // Interval writes a rate's interval in whole percent.

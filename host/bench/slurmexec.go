@@ -195,14 +195,14 @@ func Status(ctx context.Context, cl *slurm.Client, dir string) (*Progress, error
 			}
 		}
 		switch {
-		case rerr == nil:
+		case rerr != nil:
+			return nil, rerr
+		case r != nil:
 			tp.State, tp.Error = stateOf(r.Status), r.Error
 			tp.Success = &r.Success
 			if r.Provenance.ArrayJobID != "" {
 				st = &slurm.Task{ArrayJobID: r.Provenance.ArrayJobID, Index: t.Index, JobID: r.Provenance.JobID, Node: r.Provenance.Host}
 			}
-		case !errors.Is(rerr, fs.ErrNotExist):
-			return nil, rerr
 		case !submitted:
 			tp.State = StateUnsubmitted
 		case st.State == "PENDING":
@@ -216,7 +216,7 @@ func Status(ctx context.Context, cl *slurm.Client, dir string) (*Progress, error
 				return nil, err
 			}
 			// The task may have written its own record meanwhile.
-			if r, err := readResult(filepath.Join(dir, t.Run, ResultFile)); err == nil {
+			if r, err := readResult(filepath.Join(dir, t.Run, ResultFile)); err == nil && r != nil {
 				tp.State, tp.Error, tp.Success = stateOf(r.Status), r.Error, &r.Success
 			}
 		}
@@ -436,14 +436,27 @@ func Submit(ctx context.Context, cl *slurm.Client, dir string, o SlurmOptions) (
 	return &sub, nil
 }
 
+// KeysFileEnv names the file of keys a Slurm task reads on its node when
+// it starts (default $XDG_CONFIG_HOME/langhost/bench-keys.env, or
+// ~/.config/...): shell assignments such as OPENAI_API_KEY=..., exported
+// to the task. Only the path passes through Slurm, never a key.
+const KeysFileEnv = "LANGHOST_BENCH_KEYS"
+
 // jobScript is the batch script: it holds paths only, never a key or
-// any other value of the environment.
+// any other value of the environment. The keys file is read on the node
+// at run time, so its content never reaches slurmctld.
 func jobScript(binary, dir string) []byte {
 	return fmt.Appendf(nil, `#!/bin/sh
 # langhost bench: one array task runs one task of the plan in %[2]s.
-# Keys come from the node's environment at run time, never from here.
+# Keys come from the node at run time, never from here: see SECURITY.md.
+keys="${%[3]s:-${XDG_CONFIG_HOME:-$HOME/.config}/langhost/bench-keys.env}"
+if [ -f "$keys" ]; then
+	set -a
+	. "$keys" || exit 1
+	set +a
+fi
 exec %[1]s bench task %[2]s "$SLURM_ARRAY_TASK_ID"
-`, shellQuote(binary), shellQuote(dir))
+`, shellQuote(binary), shellQuote(dir), KeysFileEnv)
 }
 
 func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
@@ -514,14 +527,16 @@ func Wait(ctx context.Context, cl *slurm.Client, dir string, o WaitOptions) (*Pr
 		switch nodes, err := cl.Nodes(ctx, o.Partition); {
 		case err != nil:
 			return p, err
-		case p.Running == 0 && !slices.ContainsFunc(nodes, slurm.Node.Usable):
+		case !slices.ContainsFunc(nodes, slurm.Node.Usable):
+			// Queued tasks cannot start and running ones cannot end (a
+			// node whose slurmd is gone leaves its tasks completing).
 			if stuckSince.IsZero() {
 				stuckSince = time.Now()
 			}
 			if time.Since(stuckSince) >= grace {
 				err := noNodes(o.Partition, nodes)
-				return p, fmt.Errorf("%w; %d tasks stay queued: `langhost bench status %s` follows them, scancel %s cancels them",
-					err, p.Pending, dir, jobIDs(p.Jobs))
+				return p, fmt.Errorf("%w; %d tasks stay queued or running: `langhost bench status %s` follows them, scancel %s cancels them",
+					err, p.Active(), dir, jobIDs(p.Jobs))
 			}
 		default:
 			stuckSince = time.Time{}

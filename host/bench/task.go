@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"time"
 
-	"github.com/langhost/langhost/internal/safefile"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
@@ -55,10 +54,10 @@ func RunTask(ctx context.Context, opts Options, dir string, n int) (r *Result, r
 	if !ok {
 		return nil, false, invalid(filepath.Join(dir, StateDir, PlanFile), fmt.Sprintf("tasks[%d].config", n), "no config %q", t.Config)
 	}
-	if prev, err := readResult(filepath.Join(dir, t.Run, ResultFile)); err == nil {
-		return prev, false, nil
-	} else if !errors.Is(err, fs.ErrNotExist) {
+	if prev, err := readResult(filepath.Join(dir, t.Run, ResultFile)); err != nil {
 		return nil, false, err
+	} else if prev != nil {
+		return prev, false, nil
 	}
 	if err := moveAside(dir, t.Run); err != nil {
 		return nil, false, err
@@ -66,22 +65,6 @@ func RunTask(ctx context.Context, opts Options, dir string, n int) (r *Result, r
 	opts.Out = dir
 	r, err = runOne(ctx, opts, s, c, t.Repeat)
 	return r, true, err
-}
-
-// readResult reads one run's record.
-func readResult(file string) (*Result, error) {
-	data, err := safefile.ReadRegular(file, maxResultBytes)
-	if err != nil {
-		return nil, err
-	}
-	var r Result
-	if err := json.Unmarshal(data, &r); err != nil {
-		return nil, failure.Wrap(failure.InvalidInput, err, "bench result %s", file)
-	}
-	if r.Status == "" {
-		r.Status = StatusFinished
-	}
-	return &r, nil
 }
 
 // moveAside moves the directory of run, if there is one, to
