@@ -69,16 +69,12 @@ func benchTask(cmd *cobra.Command, opts *benchTaskOptions, dir, index string) er
 	if ids.JobID != "" {
 		executor = bench.ExecutorSlurm
 	}
-	// A signal cancels the command's context; the run's own context is
-	// cancelled once the task knows by what, so its record says.
-	ctx, cancel := context.WithCancelCause(context.WithoutCancel(cmd.Context()))
-	defer cancel(nil)
-	stopAfter := context.AfterFunc(cmd.Context(), func() { cancel(stopCause(ids)) })
-	defer stopAfter()
-
+	// A signal (scancel, the time limit) cancels the command's context and
+	// with it the run at once; the record asks Slurm afterwards which of
+	// the two it was.
 	bopts := bench.Options{OpenHost: benchHost(f, cfg), Getenv: getenv, Logger: f.log().Named("bench"),
-		Executor: executor, Slurm: ids}
-	r, ran, err := bench.RunTask(ctx, bopts, dir, n)
+		Executor: executor, Slurm: ids, Stopped: func() (string, string) { return stopCause(ids) }}
+	r, ran, err := bench.RunTask(cmd.Context(), bopts, dir, n)
 	if err != nil && r == nil {
 		return err
 	}
@@ -108,18 +104,18 @@ func benchTask(cmd *cobra.Command, opts *benchTaskOptions, dir, index string) er
 // stopCause says why the task was stopped: Slurm's time limit (its job
 // record says TIMEOUT or reason TimeLimit when it sends SIGTERM) or
 // anything else (scancel, a signal).
-func stopCause(ids bench.SlurmIDs) error {
+func stopCause(ids bench.SlurmIDs) (status, why string) {
 	if ids.JobID == "" {
-		return &bench.StopError{Status: bench.StatusFailed, Message: "the task was stopped by a signal"}
+		return bench.StatusFailed, "the task was stopped by a signal"
 	}
 	ctx, cancel := context.WithTimeout(context.Background(), stopQueryTimeout)
 	defer cancel()
 	job, err := (&slurm.Client{}).ShowJob(ctx, ids.JobID)
 	if err != nil {
-		return &bench.StopError{Status: bench.StatusFailed, Message: fmt.Sprintf("Slurm stopped the task (its job record could not be read: %v)", err)}
+		return bench.StatusFailed, fmt.Sprintf("Slurm stopped the task (its job record could not be read: %v)", err)
 	}
 	if job["JobState"] == "TIMEOUT" || job["Reason"] == "TimeLimit" {
-		return &bench.StopError{Status: bench.StatusTimedOut, Message: fmt.Sprintf("Slurm's time limit (%s) stopped the task", job["TimeLimit"])}
+		return bench.StatusTimedOut, fmt.Sprintf("Slurm's time limit (%s) stopped the task", job["TimeLimit"])
 	}
-	return &bench.StopError{Status: bench.StatusFailed, Message: fmt.Sprintf("Slurm stopped the task (JobState %s): cancelled", job["JobState"])}
+	return bench.StatusFailed, fmt.Sprintf("Slurm stopped the task (JobState %s): cancelled", job["JobState"])
 }

@@ -51,6 +51,13 @@ type Options struct {
 	// Slurm the IDs of the Slurm task running this one, for provenance.
 	Executor string
 	Slurm    SlurmIDs
+	// Stopped, if set, says how the executor stopped a run whose context
+	// was cancelled: StatusFailed or StatusTimedOut and why. It is asked
+	// once the run has ended, so the context can be cancelled the moment
+	// a signal arrives (before the agent, signalled too, exits and the
+	// run would look finished) while the reason takes a question to the
+	// scheduler.
+	Stopped func() (status, why string)
 }
 
 // Executors of a bench's tasks.
@@ -78,15 +85,6 @@ const (
 	// StatusTimedOut: the executor's time limit stopped the run.
 	StatusTimedOut = "timed_out"
 )
-
-// StopError is the cause a task's context is cancelled with when its
-// executor stops it: the run is recorded with Status and the message.
-type StopError struct {
-	Status  string // StatusFailed or StatusTimedOut
-	Message string
-}
-
-func (e *StopError) Error() string { return e.Message }
 
 // Result is one run of one scenario with one config: what result.json
 // holds and what Report compares.
@@ -265,11 +263,11 @@ func runOne(ctx context.Context, opts Options, s *Scenario, c RunConfig, n int) 
 	if ctx.Err() != nil {
 		// Stopped, not finished: the checks ran on a cut-short run.
 		r.Status, r.Success = StatusFailed, false
-		var stop *StopError
-		if errors.As(context.Cause(ctx), &stop) {
-			r.Status = stop.Status
+		why := context.Cause(ctx).Error()
+		if opts.Stopped != nil {
+			r.Status, why = opts.Stopped()
 		}
-		r.Error = fmt.Sprintf("stopped before its end: %v", context.Cause(ctx))
+		r.Error = "stopped before its end: " + why
 	}
 	if h != nil {
 		r.Provenance.SpecSource, r.Provenance.SpecHash = specDigest(h, s.Language)
