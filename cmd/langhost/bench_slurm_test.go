@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -15,12 +16,12 @@ import (
 
 // slurmBench runs the built langhost against a test cluster.
 type slurmBench struct {
-	t   *testing.T
+	t   testing.TB
 	bin string
 	env []string
 }
 
-func newSlurmBench(t *testing.T, c *slurmtest.Cluster) *slurmBench {
+func newSlurmBench(t testing.TB, c *slurmtest.Cluster) *slurmBench {
 	t.Helper()
 	env := append(os.Environ(), "SLURM_CONF="+c.Conf, "XDG_CONFIG_HOME="+configDir(t), "XDG_STATE_HOME="+t.TempDir(),
 		"LANGHOST_DAEMON=0", "LANGHOST_TRUST_WORKSPACE=1")
@@ -135,26 +136,39 @@ func TestBenchSlurmMatchesLocal(t *testing.T) {
 		}
 	}
 
-	// bench report merges local and Slurm records.
-	merged := t.TempDir()
-	for _, d := range []string{local, remote} {
-		runs, _ := filepath.Glob(filepath.Join(d, "*", "result.json"))
-		for _, f := range runs {
-			if err := os.CopyFS(filepath.Join(merged, filepath.Base(filepath.Dir(f))), os.DirFS(filepath.Dir(f))); err != nil {
-				t.Fatal(err)
-			}
-		}
-	}
+	// bench report merges local and Slurm records: per scenario, the two
+	// configs' cells of the grid are the same, and so are their rates.
+	page := filepath.Join(t.TempDir(), "report.html")
 	var rep struct {
 		Summary []struct {
 			Config    string `json:"config"`
 			Runs      int    `json:"runs"`
 			Succeeded int    `json:"succeeded"`
 		} `json:"summary"`
+		Grid []struct {
+			Scenario string `json:"scenario"`
+			Cells    []struct {
+				Config    string `json:"config"`
+				Runs      int    `json:"runs"`
+				Succeeded int    `json:"succeeded"`
+			} `json:"cells"`
+		} `json:"grid"`
+		Paired struct {
+			Pairs, Wins, Losses int
+		} `json:"paired"`
 	}
-	if code, stderr, _ := b.run(&rep, "bench", "report", merged); code != 0 || len(rep.Summary) != 2 ||
-		rep.Summary[0].Succeeded != 2 || rep.Summary[1].Succeeded != 2 {
+	if code, stderr, _ := b.run(&rep, "bench", "report", "--html", page, local, remote); code != 0 || len(rep.Summary) != 2 || len(rep.Grid) != 2 ||
+		rep.Summary[0].Succeeded != 2 || rep.Summary[1].Succeeded != 2 || rep.Paired.Pairs != 2 || rep.Paired.Wins+rep.Paired.Losses != 0 {
 		t.Fatalf("merged report: exit %d %+v\n%s", code, rep, stderr)
+	}
+	for _, g := range rep.Grid {
+		if len(g.Cells) != 2 || g.Cells[0].Config != "local" || g.Cells[1].Config != "slurm" ||
+			g.Cells[0].Runs != 1 || g.Cells[0].Runs != g.Cells[1].Runs || g.Cells[0].Succeeded != g.Cells[1].Succeeded {
+			t.Errorf("grid row %s: %+v", g.Scenario, g.Cells)
+		}
+	}
+	if html, err := os.ReadFile(page); err != nil || !bytes.Contains(html, []byte(`id="grid"`)) {
+		t.Errorf("report page: %v", err)
 	}
 
 	// No key anywhere Slurm or the results keep.
@@ -338,4 +352,166 @@ func TestBenchSlurmNoSlurmd(t *testing.T) {
 		t.Fatalf("bench run with slurmd down: exit %d, %+v\n%s", code, env.Errors, stderr)
 	}
 	t.Logf("error after %s: %s", time.Since(start).Round(time.Second), env.Errors[0].Message)
+}
+
+// TestBenchSlurmKeysFromNode: a task reads its key from the keys file on
+// its node when it starts (LANGHOST_BENCH_KEYS), so the agent gets it,
+// while the key is in none of what Slurm or the bench keep: the job
+// script, scontrol's job record, slurmctld's state or the results.
+func TestBenchSlurmKeysFromNode(t *testing.T) {
+	c := slurmtest.Start(t, slurmtest.Options{})
+	b := newSlurmBench(t, c)
+	const key = "sk-nodekeyfile0123456789abcdefABCDEFGH"
+	keys := filepath.Join(t.TempDir(), "bench-keys.env")
+	if err := os.WriteFile(keys, []byte("OPENAI_API_KEY="+key+"\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	b.env = append(b.env, "LANGHOST_BENCH_KEYS="+keys)
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "fixture"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fixture", "README"), []byte("a fixture\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	scenario := filepath.Join(dir, "keyed.yaml")
+	if err := os.WriteFile(scenario, []byte(`name: keyed
+language: go
+fixture: fixture
+task: use the key
+checks:
+  - command: ["test", "-f", "got-key"]
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	// The agent proves it has the key by its length, never its value.
+	configs := filepath.Join(dir, "configs.yaml")
+	if err := os.WriteFile(configs, []byte(`configs:
+  - {name: agent, command: ["sh", "-c", "test ${#OPENAI_API_KEY} -eq `+fmt.Sprint(len(key))+` && touch \"$LANGHOST_BENCH_WORKSPACE/got-key\""], timeout: 5m}
+`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	var res struct {
+		Submitted struct {
+			JobID string `json:"job_id"`
+		} `json:"submitted"`
+		Progress statusData `json:"progress"`
+	}
+	code, stderr, env := b.run(&res, "bench", "run", "--executor", "slurm", "--config", configs, "--out", out, scenario)
+	if code != 0 || res.Progress.Done != 1 {
+		t.Fatalf("bench run: exit %d, %+v\n%s\n%+v", code, res, stderr, env.Errors)
+	}
+	if r := readRecord(t, out, "keyed.agent.1"); !r.Success {
+		t.Fatalf("the task's agent did not get the key from the node's keys file: %+v", r)
+	}
+	script, err := os.ReadFile(filepath.Join(out, ".bench", "job.sh"))
+	if err != nil || !strings.Contains(string(script), "LANGHOST_BENCH_KEYS") {
+		t.Fatalf("job script: %v\n%s", err, script)
+	}
+	show, err := c.Command("scontrol", "-dd", "show", "job", res.Submitted.JobID).CombinedOutput()
+	if err != nil {
+		t.Fatalf("scontrol: %v\n%s", err, show)
+	}
+	slurmScript, _ := c.Command("scontrol", "write", "batch_script", res.Submitted.JobID, "-").CombinedOutput()
+	for what, text := range map[string][]byte{"job.sh": script, "scontrol show job -dd": show, "the batch script": slurmScript} {
+		if bytes.Contains(text, []byte(key)) {
+			t.Errorf("%s holds the key", what)
+		}
+	}
+	checked := 0
+	for _, d := range []string{c.StateDir(), out} {
+		_ = filepath.WalkDir(d, func(p string, e os.DirEntry, err error) error {
+			if err == nil && e.Type().IsRegular() {
+				checked++
+				if data, _ := os.ReadFile(p); bytes.Contains(data, []byte(key)) {
+					t.Errorf("%s holds the key", p)
+				}
+			}
+			return nil
+		})
+	}
+	if checked < 5 {
+		t.Errorf("only %d files looked at", checked)
+	}
+}
+
+// BenchmarkBenchSlurm measures the Slurm executor on a test cluster: the
+// throughput of one job array (tasks per minute, from submission until
+// the command saw every record) and the overhead of a task, from sbatch
+// until its run started in `langhost bench task` (Slurm's scheduling and
+// launch, langhost's start and its checks of the plan, binary and
+// scenario copy). "noop" tasks run an external agent that does nothing,
+// so the overhead dominates; "scripted" runs two shipped Go scenarios
+// with the scripted model (gopls, go build, go test), four repeats each.
+// docs/scale.md gives the figures of a run.
+func BenchmarkBenchSlurm(b *testing.B) {
+	c := slurmtest.Start(b, slurmtest.Options{})
+	sb := newSlurmBench(b, c)
+	dir := b.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "fixture"), 0o755); err != nil {
+		b.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fixture", "README"), []byte("a fixture\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	noop := filepath.Join(dir, "noop.yaml")
+	if err := os.WriteFile(noop, []byte("name: noop\nlanguage: go\nfixture: fixture\ntask: nothing\nchecks:\n  - command: [\"test\", \"-f\", \"README\"]\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	noopConfig := filepath.Join(dir, "configs.yaml")
+	if err := os.WriteFile(noopConfig, []byte("configs:\n  - {name: noop, command: [\"true\"]}\n"), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	cases := []struct {
+		name string
+		args []string
+	}{
+		{"noop", []string{"--config", noopConfig, "--repeat", "20", noop}},
+		{"scripted", []string{"--repeat", "4", "../../bench/scenarios/go-fix-compile-error.yaml", "../../bench/scenarios/go-add-missing-import.yaml"}},
+	}
+	for _, tc := range cases {
+		b.Run(tc.name, func(b *testing.B) {
+			sb.t = b
+			var tasks int
+			var elapsed, overhead time.Duration
+			for range b.N {
+				out := filepath.Join(b.TempDir(), "out")
+				var res struct {
+					Submitted struct {
+						Submitted time.Time `json:"submitted"`
+						Tasks     []int     `json:"tasks"`
+					} `json:"submitted"`
+					Progress struct {
+						Succeeded int `json:"succeeded"`
+					} `json:"progress"`
+				}
+				code, stderr, _ := sb.run(&res, append([]string{"bench", "run", "--executor", "slurm", "--out", out}, tc.args...)...)
+				end := time.Now()
+				n := len(res.Submitted.Tasks)
+				if code != 0 || n == 0 || res.Progress.Succeeded != n {
+					b.Fatalf("bench run: exit %d, %+v\n%s", code, res, stderr)
+				}
+				runs, _ := filepath.Glob(filepath.Join(out, "*", "result.json"))
+				for _, f := range runs {
+					var r struct {
+						Started time.Time `json:"started"`
+					}
+					data, err := os.ReadFile(f)
+					if err == nil {
+						err = json.Unmarshal(data, &r)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+					overhead += r.Started.Sub(res.Submitted.Submitted)
+				}
+				tasks += n
+				elapsed += end.Sub(res.Submitted.Submitted)
+			}
+			b.ReportMetric(float64(tasks)/elapsed.Minutes(), "tasks/min")
+			b.ReportMetric(overhead.Seconds()/float64(tasks), "s-submit-to-start/task")
+			b.ReportMetric(0, "ns/op")
+		})
+	}
 }
