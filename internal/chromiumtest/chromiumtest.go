@@ -21,7 +21,7 @@ import (
 )
 
 // Binary finds Chromium, failing the test where it is not installed
-// (scripts/install-chromium.sh installs it).
+// (scripts/install-test-packages.sh installs it).
 func Binary(t testing.TB) string {
 	t.Helper()
 	for _, name := range []string{"chromium", "chromium-browser"} {
@@ -29,7 +29,7 @@ func Binary(t testing.TB) string {
 			return p
 		}
 	}
-	t.Fatal("chromium is not installed: run scripts/install-chromium.sh as root (scripts/test.sh does)")
+	t.Fatal("chromium is not installed: run scripts/install-test-packages.sh as root (scripts/test.sh does)")
 	return ""
 }
 

@@ -15,6 +15,7 @@ body { margin: 0; background: #f4f5f7; color: #1d2430;
 main { max-width: 1040px; margin: 0 auto; padding: 20px 24px 40px; }
 h1 { font-size: 22px; margin: 4px 0 6px; }
 h2 { font-size: 17px; margin: 0 0 2px; }
+h3 { font-size: 14px; margin: 14px 0 0; }
 p { margin: 4px 0; }
 .meta { color: #5b6573; overflow-wrap: anywhere; }
 .note { color: #5b6573; margin: 0 0 10px; font-size: 13px; }
@@ -94,7 +95,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 <h2>Distributions per config</h2>
 <p class="note">Each dot is a run; the box spans the quartiles, the bar is the median and the whiskers reach the minimum and maximum. Tokens and tool calls are counted for langhost's own agent only.</p>
 {{- range .Dists}}
-<h3 style="font-size:14px;margin:12px 0 0">{{.Title}} <span class="meta">({{.Unit}})</span></h3>
+<h3>{{.Heading}} <span class="meta">({{.Unit}})</span></h3>
 <svg id="{{.ID}}" class="dist" viewBox="0 0 {{f .W}} {{f .H}}" width="{{f .W}}" role="img" aria-label="{{.Title}} per config">
 {{- $c := .}}
 {{- range .Ticks}}
@@ -167,7 +168,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 <section id="runs-section">
 <h2>Runs</h2>
 <table id="runs">
-<thead><tr><th style="width:30%">scenario</th><th style="width:20%">config</th><th class="num">rep.</th><th>ok</th><th>stop</th><th class="num">steps</th><th class="num">calls</th><th class="num">tokens</th><th class="num">wall</th><th class="num">checks</th></tr></thead>
+<thead><tr><th style="width:25%">scenario</th><th style="width:17%">config</th><th class="num" style="width:5%">rep.</th><th style="width:5%">ok</th><th style="width:13%">stop</th><th class="num" style="width:6%">steps</th><th class="num" style="width:6%">calls</th><th class="num" style="width:8%">tokens</th><th class="num" style="width:7%">wall</th><th class="num" style="width:8%">checks</th></tr></thead>
 <tbody>
 {{- range .Table}}
 <tr><td>{{.Scenario}}</td><td>{{.Config}}</td><td class="num">{{.Repeat}}</td><td>{{if .OK}}<span class="ok">yes</span>{{else}}<span class="fail">no</span>{{end}}</td><td>{{.Stop}}</td><td class="num">{{.Steps}}</td><td class="num">{{.Calls}}</td><td class="num">{{.Tokens}}</td><td class="num">{{.Wall}}</td><td class="num">{{.Checks}}</td></tr>

@@ -220,6 +220,7 @@ func rateColor(rate float64) (fill, ink string) {
 // max whiskers, quartile box, median bar) over the runs as dots.
 type distChart struct {
 	ID, Title, Unit string
+	Heading         string
 	W, H            float64
 	NoteX           float64 // where the numbers right of the plot start
 	Ticks           []tick
@@ -266,6 +267,7 @@ func newDistChart(rep *bench.Report, metric int, id string) distChart {
 			lo, hi = min(lo, m.Summary.Min), max(hi, m.Summary.Max)
 		}
 	}
+	c.Heading = []string{"Tokens per run", "Wall time per run", "Tool calls per run"}[metric]
 	if metric == 1 { // wall time is stored in ms, shown in seconds
 		lo, hi = lo/1000, hi/1000
 	}
@@ -405,7 +407,7 @@ type runRow struct {
 }
 
 func newRunRow(r *bench.Result) runRow {
-	row := runRow{Scenario: r.Scenario, Config: r.Config, Repeat: r.Repeat, OK: r.Success, Stop: r.StopReason,
+	row := runRow{Scenario: r.Scenario, Config: r.Config, Repeat: r.Repeat, OK: r.Success, Stop: bench.StopText(r),
 		Steps: "–", Calls: "–", Tokens: "–", Wall: fmt.Sprintf("%.1fs", r.WallMS/1000)}
 	if r.Measured {
 		row.Steps, row.Calls = strconv.Itoa(r.Steps), strconv.Itoa(r.ToolCalls)

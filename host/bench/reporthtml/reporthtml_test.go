@@ -9,6 +9,7 @@ import (
 	"maps"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -109,6 +110,11 @@ func TestPageInChromium(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	// Nothing from the network: the page names no URL at all, in an
+	// attribute or in CSS.
+	if loc := regexp.MustCompile(`(?i)(src|href)\s*=\s*["']?\s*https?:|url\(|@import|https?://`).FindIndex(buf.Bytes()); loc != nil {
+		t.Errorf("the page reaches for the network: %q", buf.Bytes()[loc[0]:min(loc[1]+40, buf.Len())])
+	}
 	// Nothing from anywhere: no script, no element that loads something.
 	for _, name := range []string{"script", "img", "link", "iframe", "object", "embed"} {
 		if n := len(doc.All(name)); n > 0 {
@@ -162,8 +168,17 @@ func TestPageInChromium(t *testing.T) {
 			t.Errorf("grid lacks %q: %s", want, gridText)
 		}
 	}
-	if !strings.Contains(gridText, scriptName) || !strings.Contains(gridText, "a-scenario-name-that-goes-on-and-on-") || strings.Contains(gridText, longName+"|") {
-		t.Errorf("grid labels: the hostile name should be text and the long one cut: %s", gridText)
+	// A label shows the name, cut to fit; its tooltip (<title>) holds the
+	// whole name.
+	var shown []string
+	for _, n := range grid.All("text") {
+		shown = append(shown, strings.TrimSpace(n.Text))
+	}
+	if !slices.Contains(shown, scriptName) || !slices.Contains(shown, longName[:35]+"…") || slices.Contains(shown, longName) {
+		t.Errorf("grid labels: the hostile name should be text and the long one cut: %q", shown)
+	}
+	if !slices.Contains(grid.Texts("title"), longName) {
+		t.Errorf("the long name's tooltip is not the whole name")
 	}
 
 	// Distributions: a box per measured config with min/median/max.
@@ -193,6 +208,23 @@ func TestPageInChromium(t *testing.T) {
 	}
 	if r := doc.ByID("runs"); r == nil || len(r.All("tr")) != 31 {
 		t.Errorf("the runs table should have a header and 30 rows")
+	}
+
+	// The text report states the same numbers as the page.
+	var txt bytes.Buffer
+	if err := rep.WriteText(&txt); err != nil {
+		t.Fatal(err)
+	}
+	for _, sum := range rep.Summary {
+		count := fmt.Sprintf("%d/%d", sum.Succeeded, sum.Runs)
+		ci := bench.Interval(sum.RateLow, sum.RateHigh)
+		if !strings.Contains(txt.String(), count) || !strings.Contains(txt.String(), ci) ||
+			!strings.Contains(rates, count) || !strings.Contains(rates, strings.Replace(ci, "-", "–", 1)) {
+			t.Errorf("config %s: %s and %s should be in the text report and the chart", sum.Config, count, ci)
+		}
+	}
+	if s := rep.Paired.Sentence(); !strings.Contains(txt.String(), "paired: "+s) || !strings.Contains(text, s) {
+		t.Errorf("the paired sentence %q should be in the text report and on the page", s)
 	}
 
 	checkScreenshot(t, shot, 1100, 2400)
