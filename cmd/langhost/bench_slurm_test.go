@@ -295,6 +295,19 @@ func TestBenchSlurmCancelAndRetry(t *testing.T) {
 	}
 	quick := readRecord(t, out, "wait.quick.1")
 
+	// A rerun without --retry-failed has nothing to submit: the finished
+	// task is skipped, the failed one stays failed.
+	var again struct {
+		Submitted *struct{} `json:"submitted"`
+	}
+	if code, stderr, _ := b.run(&again, "bench", "run", "--executor", "slurm", "--config", configs, "--out", out, scenario); code != 1 ||
+		again.Submitted != nil || !strings.Contains(stderr, "no task needs a run") {
+		t.Fatalf("rerun: exit %d, %+v\n%s", code, again, stderr)
+	}
+	if r := readRecord(t, out, "wait.slow.1"); r.Status != "failed" {
+		t.Fatalf("the rerun changed the failed record: %+v", r)
+	}
+
 	if err := os.WriteFile(marker, nil, 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -399,7 +412,8 @@ checks:
 		} `json:"submitted"`
 		Progress statusData `json:"progress"`
 	}
-	code, stderr, env := b.run(&res, "bench", "run", "--executor", "slurm", "--config", configs, "--out", out, scenario)
+	code, stderr, env := b.run(&res, "bench", "run", "--executor", "slurm", "--partition", c.Partition, "--time", "5",
+		"--cpus-per-task", "1", "--mem", "100M", "--sbatch-arg=--comment=langhost-bench-test", "--config", configs, "--out", out, scenario)
 	if code != 0 || res.Progress.Done != 1 {
 		t.Fatalf("bench run: exit %d, %+v\n%s\n%+v", code, res, stderr, env.Errors)
 	}
@@ -413,6 +427,13 @@ checks:
 	show, err := c.Command("scontrol", "-dd", "show", "job", res.Submitted.JobID).CombinedOutput()
 	if err != nil {
 		t.Fatalf("scontrol: %v\n%s", err, show)
+	}
+	// sbatch got the options.
+	job := string(show)
+	for _, want := range []string{"Partition=" + c.Partition, "TimeLimit=00:05:00", "MinCPUsNode=1", "MinMemoryNode=100M", "Comment=langhost-bench-test"} {
+		if !strings.Contains(job, want) {
+			t.Errorf("the job's record lacks %s:\n%s", want, job)
+		}
 	}
 	slurmScript, _ := c.Command("scontrol", "write", "batch_script", res.Submitted.JobID, "-").CombinedOutput()
 	for what, text := range map[string][]byte{"job.sh": script, "scontrol show job -dd": show, "the batch script": slurmScript} {
