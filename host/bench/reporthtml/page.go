@@ -40,7 +40,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 <body>
 <main>
 <h1>langhost bench report</h1>
-<p class="meta">{{.Runs}} runs of {{.Scenarios}} scenarios with {{len .Rates.Rows}} configs{{if .Versions}}; langhost {{.Versions}}{{end}}</p>
+<p class="meta">{{.Runs}} runs of {{.Scenarios}} scenarios with {{len .Rates.Rows}} configs{{if .Versions}}; langhost {{.Versions}}{{end}}{{if .Executors}}; run by {{.Executors}}{{end}}</p>
 <p class="meta">results: {{range $i, $d := .Dirs}}{{if $i}}, {{end}}{{$d}}{{end}}</p>
 
 <section id="rates-section">
@@ -168,10 +168,10 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 <section id="runs-section">
 <h2>Runs</h2>
 <table id="runs">
-<thead><tr><th style="width:25%">scenario</th><th style="width:17%">config</th><th class="num" style="width:5%">rep.</th><th style="width:5%">ok</th><th style="width:13%">stop</th><th class="num" style="width:6%">steps</th><th class="num" style="width:6%">calls</th><th class="num" style="width:8%">tokens</th><th class="num" style="width:7%">wall</th><th class="num" style="width:8%">checks</th></tr></thead>
+<thead><tr><th style="width:22%">scenario</th><th style="width:15%">config</th><th class="num" style="width:5%">rep.</th><th style="width:5%">ok</th><th style="width:12%">stop</th><th class="num" style="width:6%">steps</th><th class="num" style="width:6%">calls</th><th class="num" style="width:7%">tokens</th><th class="num" style="width:6%">wall</th><th class="num" style="width:6%">checks</th><th style="width:10%">ran by</th></tr></thead>
 <tbody>
 {{- range .Table}}
-<tr><td>{{.Scenario}}</td><td>{{.Config}}</td><td class="num">{{.Repeat}}</td><td>{{if .OK}}<span class="ok">yes</span>{{else}}<span class="fail">no</span>{{end}}</td><td>{{.Stop}}</td><td class="num">{{.Steps}}</td><td class="num">{{.Calls}}</td><td class="num">{{.Tokens}}</td><td class="num">{{.Wall}}</td><td class="num">{{.Checks}}</td></tr>
+<tr><td>{{.Scenario}}</td><td>{{.Config}}</td><td class="num">{{.Repeat}}</td><td>{{if .OK}}<span class="ok">yes</span>{{else}}<span class="fail">no</span>{{end}}</td><td>{{.Stop}}</td><td class="num">{{.Steps}}</td><td class="num">{{.Calls}}</td><td class="num">{{.Tokens}}</td><td class="num">{{.Wall}}</td><td class="num">{{.Checks}}</td><td>{{.Where}}</td></tr>
 {{- end}}
 </tbody>
 </table>

@@ -73,11 +73,13 @@ type page struct {
 func newPage(rep *bench.Report) *page {
 	p := &page{Dirs: rep.Dirs, Runs: len(rep.Runs), Scenarios: len(rep.Grid),
 		Rates: newRateChart(rep.Summary), Grid: newGridChart(rep), Paired: newPairedChart(rep.Paired)}
-	versions := map[string]bool{}
+	versions, executors := map[string]bool{}, map[string]bool{}
 	for _, r := range rep.Runs {
 		versions[r.Provenance.Langhost] = true
+		executors[r.Provenance.Executor] = true
 	}
 	p.Versions = strings.Join(sortedKeys(versions), ", ")
+	p.Executors = strings.Join(sortedKeys(executors), ", ")
 	for i, name := range []string{"tokens", "wall", "tool calls"} {
 		p.Dists = append(p.Dists, newDistChart(rep, i, name))
 	}
@@ -166,15 +168,23 @@ const (
 	gridLabelW = 260
 	cellW      = 100
 	cellH      = 44
-	headerH    = 130
+	// maxHeader is the most characters of a config name over a column.
+	maxHeader = 22
 )
 
 func newGridChart(rep *bench.Report) gridChart {
 	n := len(rep.Summary)
 	// Headers are written at 40° up and to the right: leave them room.
+	// The header row is as high as its longest name needs at 40°: about
+	// 7px a character, sin 40° ≈ 0.64 of it upwards.
+	longest := 0
+	for _, s := range rep.Summary {
+		longest = max(longest, utf8.RuneCountInString(newLabel(s.Config, maxHeader).Short))
+	}
+	headerH := 24 + int(float64(longest)*7*0.64)
 	c := gridChart{W: float64(gridLabelW + n*cellW + 170), H: float64(headerH + len(rep.Grid)*cellH + 4)}
 	for i, s := range rep.Summary {
-		c.Headers = append(c.Headers, gridHeader{X: float64(gridLabelW+i*cellW) + cellW/2, Y: headerH - 8, Label: newLabel(s.Config, 22)})
+		c.Headers = append(c.Headers, gridHeader{X: float64(gridLabelW+i*cellW) + cellW/2, Y: float64(headerH - 8), Label: newLabel(s.Config, maxHeader)})
 	}
 	for j, g := range rep.Grid {
 		y := float64(headerH + j*cellH)
@@ -368,6 +378,12 @@ func newPairedChart(p *bench.Paired) *pairedChart {
 		{x0, y0 + h, "#d73027", "#ffffff", p.Losses, "losses of A"},
 		{x0 + w, y0 + h, "#c4c8ce", "#1d2430", p.TiesFailure, "both failed"},
 	}
+	for i := range c.Cells {
+		// An empty cell is not drawn in a colour that catches the eye.
+		if c.Cells[i].Count == 0 {
+			c.Cells[i].Fill, c.Cells[i].Ink = "#f1f2f4", "#5b6573"
+		}
+	}
 	if p.Pairs > 0 {
 		const bx, bw = 470, 480
 		x := float64(bx)
@@ -402,6 +418,8 @@ func newPairedChart(p *bench.Paired) *pairedChart {
 // runRow is a row of the table of runs.
 type runRow struct {
 	Scenario, Config, Stop, Steps, Calls, Tokens, Wall, Checks string
+	// Where says what ran it: local, or the Slurm task (array job_task).
+	Where string
 	Repeat                                                     int
 	OK                                                         bool
 }
@@ -412,6 +430,10 @@ func newRunRow(r *bench.Result) runRow {
 	if r.Measured {
 		row.Steps, row.Calls = strconv.Itoa(r.Steps), strconv.Itoa(r.ToolCalls)
 		row.Tokens = strconv.Itoa(r.Tokens.InputTokens + r.Tokens.OutputTokens)
+	}
+	row.Where = r.Provenance.Executor
+	if id := r.Provenance.ArrayJobID; id != "" {
+		row.Where += " " + id + "_" + r.Provenance.ArrayTaskID
 	}
 	passed := 0
 	for _, c := range r.Checks {
