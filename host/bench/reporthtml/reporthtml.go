@@ -419,9 +419,9 @@ func newPairedChart(p *bench.Paired) *pairedChart {
 type runRow struct {
 	Scenario, Config, Stop, Steps, Calls, Tokens, Wall, Checks string
 	// Where says what ran it: local, or the Slurm task (array job_task).
-	Where string
-	Repeat                                                     int
-	OK                                                         bool
+	Where  string
+	Repeat int
+	OK     bool
 }
 
 func newRunRow(r *bench.Result) runRow {
