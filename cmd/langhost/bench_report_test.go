@@ -107,7 +107,11 @@ func TestBenchReportErrors(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			o := c.run(tt.args...)
-			if o.code != tt.code || !strings.Contains(o.stdout+o.stderr, tt.want) {
+			msg := o.stderr
+			for _, e := range o.env.Errors {
+				msg += e.Message
+			}
+			if o.code != tt.code || !strings.Contains(msg, tt.want) {
 				t.Fatalf("exit %d, want %d with %q\n%s%s", o.code, tt.code, tt.want, o.stdout, o.stderr)
 			}
 		})

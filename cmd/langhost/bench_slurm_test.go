@@ -2,12 +2,15 @@ package main
 
 import (
 	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -380,7 +383,11 @@ func TestBenchSlurmKeysFromNode(t *testing.T) {
 	if err := os.WriteFile(keys, []byte("OPENAI_API_KEY="+key+"\n"), 0o600); err != nil {
 		t.Fatal(err)
 	}
-	b.env = append(b.env, "LANGHOST_BENCH_KEYS="+keys)
+	// Trust is given to bench run alone: the tasks run the plan because
+	// the job vouches for it (LANGHOST_BENCH_PLAN), not because the
+	// environment trusts everything.
+	b.env = append(slices.DeleteFunc(b.env, func(kv string) bool { return strings.HasPrefix(kv, "LANGHOST_TRUST_WORKSPACE=") }),
+		"LANGHOST_BENCH_KEYS="+keys)
 	dir := t.TempDir()
 	if err := os.MkdirAll(filepath.Join(dir, "fixture"), 0o755); err != nil {
 		t.Fatal(err)
@@ -413,7 +420,7 @@ checks:
 		Progress statusData `json:"progress"`
 	}
 	code, stderr, env := b.run(&res, "bench", "run", "--executor", "slurm", "--partition", c.Partition, "--time", "5",
-		"--cpus-per-task", "1", "--mem", "100M", "--sbatch-arg=--comment=langhost-bench-test", "--config", configs, "--out", out, scenario)
+		"--cpus-per-task", "1", "--mem", "100M", "--sbatch-arg=--comment=langhost-bench-test", "--trust-workspace", "--config", configs, "--out", out, scenario)
 	if code != 0 || res.Progress.Done != 1 {
 		t.Fatalf("bench run: exit %d, %+v\n%s\n%+v", code, res, stderr, env.Errors)
 	}
@@ -541,6 +548,84 @@ func BenchmarkBenchSlurm(b *testing.B) {
 			b.ReportMetric(first.Seconds(), "s-first-submit-to-start")
 			b.ReportMetric(overhead.Seconds()/float64(tasks), "s-mean-submit-to-start")
 			b.ReportMetric(0, "ns/op")
+		})
+	}
+}
+
+// TestBenchTaskRunsOnlyVouchedPlans: bench task runs the plan of a
+// results directory only when its job vouches for it (LANGHOST_BENCH_PLAN
+// is the plan's digest, as bench run --executor slurm sets it) or the user
+// trusts it (--trust-workspace): naming a directory someone else planned
+// runs none of its commands.
+func TestBenchTaskRunsOnlyVouchedPlans(t *testing.T) {
+	bin := langhostBinary(t)
+	dir := t.TempDir()
+	marker := filepath.Join(t.TempDir(), "ran")
+	if err := os.MkdirAll(filepath.Join(dir, "fixture"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "fixture", "README"), []byte("a fixture\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	scenario := filepath.Join(dir, "s.yaml")
+	if err := os.WriteFile(scenario, []byte("name: s\nlanguage: go\nfixture: fixture\ntask: t\nchecks:\n  - command: [\"touch\", \""+marker+"\"]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	configs := filepath.Join(dir, "configs.yaml")
+	if err := os.WriteFile(configs, []byte("configs:\n  - {name: c, command: [\"true\"]}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "out")
+	base := []string{"XDG_CONFIG_HOME=" + configDir(t), "XDG_STATE_HOME=" + t.TempDir(), "LANGHOST_DAEMON=0", "PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+	run := func(env []string, args ...string) (int, envelope) {
+		cmd := exec.Command(bin, append(args, "--format", "json")...)
+		cmd.Env = append(slices.Clone(base), env...)
+		var stdout, stderr bytes.Buffer
+		cmd.Stdout, cmd.Stderr = &stdout, &stderr
+		err := cmd.Run()
+		code := 0
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		} else if err != nil {
+			t.Fatal(err)
+		}
+		var e envelope
+		if err := json.Unmarshal(stdout.Bytes(), &e); err != nil {
+			t.Fatalf("langhost %v: %v\n%s\n%s", args, err, stdout.String(), stderr.String())
+		}
+		return code, e
+	}
+	if code, e := run(nil, "bench", "run", "--plan-only", "--trust-workspace", "--config", configs, "--out", out, scenario); code != 0 {
+		t.Fatalf("plan: exit %d %+v", code, e.Errors)
+	}
+	data, err := os.ReadFile(filepath.Join(out, ".bench", "plan.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	sum := sha256.Sum256(data)
+	digest := hex.EncodeToString(sum[:])
+	for _, tt := range []struct {
+		name string
+		env  []string
+		args []string
+		code int
+	}{
+		{"not vouched for", nil, nil, 4},
+		{"another plan", []string{"LANGHOST_BENCH_PLAN=" + strings.Repeat("0", 64)}, nil, 4},
+		{"vouched for", []string{"LANGHOST_BENCH_PLAN=" + digest}, nil, 0},
+		{"trusted", nil, []string{"--trust-workspace"}, 0},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			_ = os.RemoveAll(marker)
+			_ = os.RemoveAll(filepath.Join(out, "s.c.1"))
+			code, e := run(tt.env, append(append([]string{"bench", "task"}, tt.args...), out, "0")...)
+			_, statErr := os.Stat(marker)
+			if code != tt.code || (code == 0) != (statErr == nil) {
+				t.Fatalf("exit %d (want %d), check ran: %v, errors %+v", code, tt.code, statErr == nil, e.Errors)
+			}
+			if code != 0 && (len(e.Errors) == 0 || !strings.Contains(e.Errors[0].Message, "--trust-workspace") || !strings.Contains(e.Errors[0].Message, "LANGHOST_BENCH_PLAN")) {
+				t.Errorf("the refusal should say why and what to do: %+v", e.Errors)
+			}
 		})
 	}
 }

@@ -33,11 +33,14 @@ is what each Slurm array task runs (N is SLURM_ARRAY_TASK_ID); a Kubernetes
 Indexed Job (JOB_COMPLETION_INDEX) or a CI matrix can run it the same way.
 
 DIR (with its .bench directory of copied scenarios) and this binary must be
-the planned ones: a task refuses to run otherwise. A task whose record is
+the planned ones: a task refuses to run otherwise. A task runs the plan's
+commands and its fixtures' code, so it runs only a plan that bench run
+submitted (LANGHOST_BENCH_PLAN, set in the Slurm job, is its digest) or,
+for a plan you made with bench run --plan-only, with --trust-workspace. A task whose record is
 already there is not run again. SIGTERM (scancel, Slurm's time limit) stops
 the run and records it as failed or timed out.`,
 		Example: `  langhost bench task /shared/b "$SLURM_ARRAY_TASK_ID"
-  langhost bench task /shared/b "$JOB_COMPLETION_INDEX"`,
+  langhost bench task --trust-workspace /results "$JOB_COMPLETION_INDEX"`,
 		Args: cobra.ExactArgs(2),
 		RunE: func(cmd *cobra.Command, args []string) error { return benchTask(cmd, opts, args[0], args[1]) },
 	}
@@ -63,6 +66,11 @@ func benchTask(cmd *cobra.Command, opts *benchTaskOptions, dir, index string) er
 		return err
 	}
 	getenv := func(k string) string { v, _ := f.env(k); return v }
+	if !cfg.TrustAll {
+		if err := bench.CheckSubmitted(dir, getenv(bench.PlanEnv)); err != nil {
+			return err
+		}
+	}
 	ids := bench.SlurmIDs{JobID: getenv("SLURM_JOB_ID"), ArrayJobID: getenv("SLURM_ARRAY_JOB_ID"),
 		ArrayTaskID: getenv("SLURM_ARRAY_TASK_ID"), Cluster: getenv("SLURM_CLUSTER_NAME"), Partition: getenv("SLURM_JOB_PARTITION")}
 	executor := bench.ExecutorLocal

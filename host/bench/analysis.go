@@ -120,7 +120,7 @@ func (rep *Report) Compare(a, b string) error {
 				names = append(names, s.Config)
 			}
 			return &failure.Error{Code: failure.InvalidInput, Field: "--compare",
-				Message: fmt.Sprintf("--compare: no config %q in the results; they hold %v", name, names)}
+				Message: fmt.Sprintf("no config %q in the results; they hold %v", name, names)}
 		}
 	}
 	if a == b {

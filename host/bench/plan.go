@@ -194,6 +194,42 @@ func LoadPlan(dir string) (*Plan, error) {
 	return &p, nil
 }
 
+// PlanEnv names the variable in which `bench run --executor slurm` hands
+// its tasks the SHA-256 of the plan it submitted. A task runs the plan's
+// commands and its fixtures' code, so `bench task` runs a plan only when
+// the variable matches it or the user trusts it (--trust-workspace): a
+// results directory someone else wrote (a cloned repository's, a shared
+// directory others can write) runs nothing by being named.
+const PlanEnv = "LANGHOST_BENCH_PLAN"
+
+// PlanDigest is the SHA-256 of the plan file of dir.
+func PlanDigest(dir string) (string, error) {
+	sum, err := fileSHA256(filepath.Join(dir, StateDir, PlanFile))
+	if err != nil {
+		return "", failure.Wrap(failure.Precondition, err, "bench plan of %s", dir)
+	}
+	return sum, nil
+}
+
+// CheckSubmitted refuses the plan of dir unless digest, the value of
+// PlanEnv in the task's environment, is its SHA-256.
+func CheckSubmitted(dir, digest string) error {
+	sum, err := PlanDigest(dir)
+	if err != nil {
+		return err
+	}
+	if digest == sum {
+		return nil
+	}
+	why := "is not set"
+	if digest != "" {
+		why = "names another plan"
+	}
+	return &failure.Error{Code: failure.Precondition, Field: PlanEnv, Message: fmt.Sprintf(
+		"%s was not submitted to this task by `langhost bench run` (%s %s), and a task runs the plan's commands and its fixtures' code: if you planned it yourself (bench run --plan-only, for Kubernetes or CI), run the task with --trust-workspace",
+		filepath.Join(dir, StateDir, PlanFile), PlanEnv, why)}
+}
+
 // scenario returns the planned copy of a scenario, loaded and checked
 // against its digest: a copy that is missing or changed on this node is
 // an error naming it.

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -267,7 +268,8 @@ func runOne(ctx context.Context, opts Options, s *Scenario, c RunConfig, n int) 
 		if opts.Stopped != nil {
 			r.Status, why = opts.Stopped()
 		}
-		r.Error = "stopped before its end: " + why
+		// What the run itself failed with, if anything, stays.
+		r.Error = strings.TrimSuffix("stopped before its end: "+why+"; "+r.Error, "; ")
 	}
 	if h != nil {
 		r.Provenance.SpecSource, r.Provenance.SpecHash = specDigest(h, s.Language)

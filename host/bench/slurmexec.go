@@ -327,7 +327,7 @@ func exports(env, extra []string) ([]string, error) {
 	var out []string
 	for _, n := range names {
 		v, set := vals[n]
-		if set && !childenv.Secret(n, v) && !slices.Contains(out, n) {
+		if set && !childenv.Secret(n, v) && !slices.Contains(out, n) && n != PlanEnv {
 			out = append(out, n)
 		}
 	}
@@ -411,6 +411,12 @@ func Submit(ctx context.Context, cl *slurm.Client, dir string, o SlurmOptions) (
 	if err := os.MkdirAll(filepath.Join(state, "slurm"), 0o755); err != nil {
 		return nil, failure.Wrap(failure.Precondition, err, "results directory")
 	}
+	// The tasks learn which plan this submission vouches for.
+	digest, err := PlanDigest(dir)
+	if err != nil {
+		return nil, err
+	}
+	export = append(slices.DeleteFunc(export, func(n string) bool { return n == "NONE" }), PlanEnv+"="+digest)
 	script := filepath.Join(state, "job.sh")
 	if err := atomicfile.WriteFile(script, jobScript(plan.Binary, abs), 0o755); err != nil {
 		return nil, failure.Wrap(failure.Precondition, err, "writing the job script")
