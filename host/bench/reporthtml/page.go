@@ -95,7 +95,7 @@ td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 <h2>Distributions per config</h2>
 <p class="note">Each dot is a run; the box spans the quartiles, the bar is the median and the whiskers reach the minimum and maximum. Tokens and tool calls are counted for langhost's own agent only.</p>
 {{- range .Dists}}
-<h3>{{.Heading}} <span class="meta">({{.Unit}})</span></h3>
+<h3>{{.Heading}}</h3>
 <svg id="{{.ID}}" class="dist" viewBox="0 0 {{f .W}} {{f .H}}" width="{{f .W}}" role="img" aria-label="{{.Title}} per config">
 {{- $c := .}}
 {{- range .Ticks}}

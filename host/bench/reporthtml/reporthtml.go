@@ -229,13 +229,13 @@ func rateColor(rate float64) (fill, ink string) {
 // distChart is one metric's distribution per config: a box plot (min to
 // max whiskers, quartile box, median bar) over the runs as dots.
 type distChart struct {
-	ID, Title, Unit string
-	Heading         string
-	W, H            float64
-	NoteX           float64 // where the numbers right of the plot start
-	Ticks           []tick
-	AxisY           float64
-	Rows            []distRow
+	ID, Title string
+	Heading   string
+	W, H      float64
+	NoteX     float64 // where the numbers right of the plot start
+	Ticks     []tick
+	AxisY     float64
+	Rows      []distRow
 }
 
 type distRow struct {
@@ -272,12 +272,12 @@ func newDistChart(rep *bench.Report, metric int, id string) distChart {
 	lo, hi := 0.0, 0.0
 	for _, s := range rep.Summary {
 		m := s.Dist.Metrics()[metric]
-		c.Title, c.Unit = m.Name, m.Unit
+		c.Title = m.Name
 		if m.Summary.N > 0 {
 			lo, hi = min(lo, m.Summary.Min), max(hi, m.Summary.Max)
 		}
 	}
-	c.Heading = []string{"Tokens per run", "Wall time per run", "Tool calls per run"}[metric]
+	c.Heading = []string{"Tokens per run (input + output)", "Wall time per run (seconds)", "Tool calls per run"}[metric]
 	if metric == 1 { // wall time is stored in ms, shown in seconds
 		lo, hi = lo/1000, hi/1000
 	}
