@@ -10,5 +10,8 @@ if ! command -v go >/dev/null 2>&1 && [ -f ../shared/go/env.sh ]; then
 	source ../shared/go/env.sh
 fi
 scripts/install-tools.sh
+# Real Slurm and a real browser for the bench tests (internal/slurmtest,
+# internal/chromiumtest): installed from Debian when missing, or fail here, loudly.
+scripts/install-test-packages.sh
 export PATH="$root/.tools/bin:$PATH"
 go test -count=1 -timeout 30m "$@" ./...

@@ -22,7 +22,7 @@ func newBenchCmd(f *factory) *cobra.Command {
 		Use:   "bench",
 		Short: "Run benchmark scenarios with agents and compare the runs",
 	}
-	cmd.AddCommand(newBenchRunCmd(f), newBenchReportCmd(f))
+	cmd.AddCommand(newBenchRunCmd(f), newBenchReportCmd(f), newBenchTaskCmd(f), newBenchStatusCmd(f))
 	return cmd
 }
 
@@ -39,6 +39,9 @@ type benchRunOptions struct {
 	iface      string
 	packets    []string
 	repeat     int
+
+	executor string
+	slurm    benchSlurmFlags
 }
 
 func newBenchRunCmd(f *factory) *cobra.Command {
@@ -63,11 +66,21 @@ group, killed at its timeout.
 
 Each run leaves DIR/<scenario>.<config>.<n>/result.json and timeline.jsonl;
 the command prints the comparison table of DIR (see bench report) and exits
-1 when a run failed its checks.`,
+1 when a run failed its checks.
+
+--executor slurm runs each (scenario, config, repeat) as one task of a
+Slurm job array instead (langhost bench task DIR N on a node): DIR, this
+binary and the scenarios' copies in DIR/.bench must be on a filesystem every
+node shares. The command waits and prints progress unless --detach; bench
+status DIR shows it later. Rerunning it with the same DIR skips finished
+tasks; --retry-failed runs failed and timed-out ones again. Jobs get no key
+from this environment: tasks read keys from their node's environment (see
+SECURITY.md).`,
 		Example: `  langhost bench run bench/scenarios
   langhost bench run --packet compact --packet guided --out /tmp/b bench/scenarios
   langhost bench run --runner external --command '["codex", "exec", "{task}"]' bench/scenarios/go-fix-failing-test.yaml
-  langhost bench run --provider ollama --model qwen2.5-coder:14b bench/scenarios`,
+  langhost bench run --provider ollama --model qwen2.5-coder:14b bench/scenarios
+  langhost bench run --executor slurm --partition short --time 30 --repeat 5 --out /shared/b bench/scenarios`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error { return benchRun(cmd, opts, args) },
 	}
@@ -83,6 +96,8 @@ the command prints the comparison table of DIR (see bench report) and exits
 	fl.StringVar(&opts.iface, "interface", "", "how the agent reaches langhost's tools: cli (default) or mcp")
 	fl.StringArrayVar(&opts.packets, "packet", nil, "feedback packet mode raw, compact or guided (repeatable: one config each)")
 	fl.IntVar(&opts.repeat, "repeat", 1, "runs of each scenario with each config")
+	fl.StringVar(&opts.executor, "executor", bench.ExecutorLocal, "what runs the tasks: local (one after another here) or slurm (one job array)")
+	opts.slurm.register(fl)
 	return cmd
 }
 
@@ -132,6 +147,23 @@ func benchRun(cmd *cobra.Command, opts *benchRunOptions, args []string) error {
 	if opts.repeat < 1 {
 		return &failure.Error{Code: failure.InvalidInput, Field: "--repeat", Message: fmt.Sprintf("--repeat %d: at least 1", opts.repeat)}
 	}
+	switch opts.executor {
+	case bench.ExecutorLocal:
+		if name := opts.slurm.changed(cmd); name != "" {
+			return &failure.Error{Code: failure.InvalidInput, Field: "--" + name,
+				Message: fmt.Sprintf("--%s is an option of --executor slurm", name)}
+		}
+	case bench.ExecutorSlurm:
+	default:
+		return &failure.Error{Code: failure.InvalidInput, Field: "--executor",
+			Message: fmt.Sprintf("unknown executor %q; want %s or %s", opts.executor, bench.ExecutorLocal, bench.ExecutorSlurm)}
+	}
+	if opts.executor == bench.ExecutorSlurm || opts.slurm.planOnly {
+		if opts.out == "" {
+			return &failure.Error{Code: failure.InvalidInput, Field: "--out",
+				Message: "--executor slurm and --plan-only need --out DIR on a filesystem every node shares"}
+		}
+	}
 	configs, err := opts.configs(cmd)
 	if err != nil {
 		return err
@@ -168,6 +200,9 @@ func benchRun(cmd *cobra.Command, opts *benchRunOptions, args []string) error {
 		if out, err = ws.Resolve("--out", filepath.Join(".langhost", "bench", transcript.NewID())); err != nil {
 			return err
 		}
+	}
+	if opts.executor == bench.ExecutorSlurm || opts.slurm.planOnly {
+		return benchRunSlurm(cmd, opts, scenarios, configs)
 	}
 	getenv := func(k string) string { v, _ := f.env(k); return v }
 	bopts := bench.Options{Out: out, OpenHost: benchHost(f, cfg), Getenv: getenv, Repeat: opts.repeat,
@@ -208,35 +243,4 @@ func benchHost(f *factory, cfg *config.Config) bench.OpenHost {
 		c.TrustAll = false
 		return host.Open(ctx, &c, f.log().Named("bench"), host.Options{Builtins: builtin.Agents()})
 	}
-}
-
-func newBenchReportCmd(f *factory) *cobra.Command {
-	cmd := &cobra.Command{
-		Use:   "report DIR",
-		Short: "Print the comparison table of a results directory (--format text, markdown or json)",
-		Example: `  langhost bench report .langhost/bench/<id>
-  langhost bench report --format markdown /tmp/b >> RESULTS.md`,
-		Args:        cobra.ExactArgs(1),
-		Annotations: map[string]string{"markdown": "true"},
-		RunE: func(cmd *cobra.Command, args []string) error {
-			// markdown is a format of this command only: take it off the
-			// flag before the config, which knows json and text, reads it.
-			markdown := false
-			if fl := cmd.Flags().Lookup("format"); fl != nil && fl.Value.String() == "markdown" {
-				markdown = true
-				_ = fl.Value.Set("text")
-			}
-			rep, err := bench.LoadReport(args[0])
-			if err != nil {
-				return err
-			}
-			return printer{f}.result(commandPath(cmd), rep, nil, func(w io.Writer) error {
-				if markdown {
-					return rep.WriteMarkdown(w)
-				}
-				return rep.WriteText(w)
-			})
-		},
-	}
-	return cmd
 }

@@ -74,7 +74,7 @@ func TestBenchRunAndReport(t *testing.T) {
 }
 
 // remarshal decodes an envelope's data into v.
-func remarshal(t *testing.T, data any, v any) {
+func remarshal(t testing.TB, data any, v any) {
 	t.Helper()
 	b, err := json.Marshal(data)
 	if err == nil {

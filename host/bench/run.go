@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"time"
 
 	"github.com/hashicorp/go-hclog"
@@ -46,7 +48,44 @@ type Options struct {
 	// Langhost is the langhost executable that serves a run's tools with
 	// interface mcp; empty means os.Executable().
 	Langhost string
+	// Executor names what runs the tasks (ExecutorLocal when empty) and
+	// Slurm the IDs of the Slurm task running this one, for provenance.
+	Executor string
+	Slurm    SlurmIDs
+	// Stopped, if set, says how the executor stopped a run whose context
+	// was cancelled: StatusFailed or StatusTimedOut and why. It is asked
+	// once the run has ended, so the context can be cancelled the moment
+	// a signal arrives (before the agent, signalled too, exits and the
+	// run would look finished) while the reason takes a question to the
+	// scheduler.
+	Stopped func() (status, why string)
 }
+
+// Executors of a bench's tasks.
+const (
+	ExecutorLocal = "local" // one run after another in this process
+	ExecutorSlurm = "slurm" // one Slurm array task per run
+)
+
+// SlurmIDs identify the Slurm task of a run; empty for a local run.
+type SlurmIDs struct {
+	JobID       string `json:"slurm_job_id"`
+	ArrayJobID  string `json:"slurm_array_job_id"`
+	ArrayTaskID string `json:"slurm_array_task_id"`
+	Cluster     string `json:"slurm_cluster,omitempty"`
+	Partition   string `json:"slurm_partition,omitempty"`
+}
+
+// Statuses of a run's record: whether it ran to its end.
+const (
+	// StatusFinished: the run ended and its checks decided Success.
+	StatusFinished = "finished"
+	// StatusFailed: the run was stopped (cancelled, interrupted, killed,
+	// lost) before its end; Error says by what.
+	StatusFailed = "failed"
+	// StatusTimedOut: the executor's time limit stopped the run.
+	StatusTimedOut = "timed_out"
+)
 
 // Result is one run of one scenario with one config: what result.json
 // holds and what Report compares.
@@ -61,6 +100,9 @@ type Result struct {
 	Model     string `json:"model,omitempty"`
 	Repeat    int    `json:"repeat"`
 	Run       string `json:"run"` // the run's directory name
+	// Status is StatusFinished, StatusFailed or StatusTimedOut; records of
+	// older langhost versions have none and are finished.
+	Status string `json:"status,omitempty"`
 
 	// Success is true when every acceptance check passed.
 	Success    bool   `json:"success"`
@@ -92,6 +134,16 @@ type Provenance struct {
 	ScenarioHash string   `json:"scenario_sha256"`
 	ScriptHash   string   `json:"script_sha256,omitempty"`
 	Command      []string `json:"command,omitempty"` // the external runner's argv
+	// SpecSource and SpecHash identify the language spec the run's
+	// langhost loaded for the scenario's language (its JSON form hashed:
+	// user overrides count).
+	SpecSource string `json:"spec_source,omitempty"`
+	SpecHash   string `json:"spec_sha256,omitempty"`
+	// Config is the run config as the run used it.
+	Config   *RunConfig `json:"config,omitempty"`
+	Host     string     `json:"host"`
+	Executor string     `json:"executor"`
+	SlurmIDs
 }
 
 // Run runs every scenario with every config, one run at a time (runs
@@ -134,7 +186,7 @@ func Run(ctx context.Context, opts Options, scenarios []*Scenario, configs []Run
 // runOne runs s with c in a fresh copy of the fixture and writes the
 // run's result and timeline.
 func runOne(ctx context.Context, opts Options, s *Scenario, c RunConfig, n int) (*Result, error) {
-	name := fmt.Sprintf("%s.%s.%d", s.Name, c.Name, n)
+	name := RunName(s.Name, c.Name, n)
 	dir := filepath.Join(opts.Out, name)
 	if err := os.Mkdir(dir, 0o755); err != nil {
 		if errors.Is(err, os.ErrExist) {
@@ -146,6 +198,8 @@ func runOne(ctx context.Context, opts Options, s *Scenario, c RunConfig, n int) 
 		Packet: c.Packet, Provider: c.Provider, Model: c.Model, Repeat: n, Run: name, Started: time.Now().UTC(),
 		Checks: []CheckResult{}}
 	r.Provenance = provenance(s, c)
+	r.Provenance.Executor = cmp.Or(opts.Executor, ExecutorLocal)
+	r.Provenance.SlurmIDs = opts.Slurm
 
 	red := redact.New(secrets(opts.Getenv)...)
 	tl, err := createTimeline(filepath.Join(dir, TimelineFile), red)
@@ -206,7 +260,21 @@ func runOne(ctx context.Context, opts Options, s *Scenario, c RunConfig, n int) 
 		r.Error = runErr.Error()
 		r.Success = false
 	}
-	tl.write(benchEvent{Type: "bench_end", Success: &r.Success, StopReason: r.StopReason, Error: r.Error,
+	r.Status = StatusFinished
+	if ctx.Err() != nil {
+		// Stopped, not finished: the checks ran on a cut-short run.
+		r.Status, r.Success = StatusFailed, false
+		why := context.Cause(ctx).Error()
+		if opts.Stopped != nil {
+			r.Status, why = opts.Stopped()
+		}
+		// What the run itself failed with, if anything, stays.
+		r.Error = strings.TrimSuffix("stopped before its end: "+why+"; "+r.Error, "; ")
+	}
+	if h != nil {
+		r.Provenance.SpecSource, r.Provenance.SpecHash = specDigest(h, s.Language)
+	}
+	tl.write(benchEvent{Type: "bench_end", Status: r.Status, Success: &r.Success, StopReason: r.StopReason, Error: r.Error,
 		Steps: r.Steps, ToolCalls: r.ToolCalls, Tokens: &r.Tokens, DurationMS: r.WallMS})
 	if err := tl.Close(); err != nil {
 		return nil, fmt.Errorf("timeline of %s: %w", name, err)
@@ -223,8 +291,10 @@ func runOne(ctx context.Context, opts Options, s *Scenario, c RunConfig, n int) 
 func ms(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func provenance(s *Scenario, c RunConfig) Provenance {
+	hostname, _ := os.Hostname()
+	cfg := c
 	p := Provenance{Langhost: host.Version, Go: runtime.Version(), Platform: runtime.GOOS + "/" + runtime.GOARCH,
-		ScenarioFile: s.File, ScenarioHash: fileHash(s.File)}
+		ScenarioFile: s.File, ScenarioHash: fileHash(s.File), Config: &cfg, Host: hostname}
 	if f := s.ScriptFile(); f != "" && (c.Provider == ProviderScripted || c.Provider == ProviderScriptedAnthropic) {
 		p.ScriptHash = fileHash(f)
 	}
@@ -232,6 +302,20 @@ func provenance(s *Scenario, c RunConfig) Provenance {
 		p.Command = c.Command
 	}
 	return p
+}
+
+// specDigest names and hashes the spec h loaded for a language.
+func specDigest(h *host.Host, language string) (source, digest string) {
+	f, ok := h.Specs.Language(language)
+	if !ok {
+		return "", ""
+	}
+	b, err := json.Marshal(f)
+	if err != nil {
+		return f.Source, ""
+	}
+	sum := sha256.Sum256(b)
+	return f.Source, hex.EncodeToString(sum[:])
 }
 
 func fileHash(path string) string {

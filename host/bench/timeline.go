@@ -36,6 +36,7 @@ type benchEvent struct {
 
 	Check *CheckResult `json:"check,omitempty"`
 
+	Status     string       `json:"status,omitempty"`
 	Success    *bool        `json:"success,omitempty"`
 	StopReason string       `json:"stop_reason,omitempty"`
 	Steps      int          `json:"steps,omitempty"`
