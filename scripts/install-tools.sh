@@ -41,28 +41,6 @@ fi
 
 mkdir -p "$tools/bin" "$tools/npm"
 
-# debian_install installs pinned Debian packages system-wide, as root,
-# running apt-get update once per run: what the suite needs that has no
-# install of its own here.
-apt_updated=
-debian_install() {
-	if ! command -v apt-get >/dev/null 2>&1 || [ "$(id -u)" != 0 ]; then
-		echo "install-tools: missing, and only root on Debian installs it here: apt-get install $*" >&2
-		exit 1
-	fi
-	echo "install-tools: apt-get install $*" >&2
-	if [ -z "$apt_updated" ]; then
-		apt-get update -q >&2
-		apt_updated=1
-	fi
-	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends "$@" >&2
-}
-
-# pytest: TestWorkspaceCodeNeedsConsent runs a hostile conftest.py with it.
-if ! command -v pytest >/dev/null 2>&1; then
-	debian_install python3-pytest=7.2.1-2
-fi
-
 GOPLS_VERSION=v0.23.0
 STATICCHECK_VERSION=v0.8.2
 PYRIGHT_VERSION=1.1.414
