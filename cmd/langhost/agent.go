@@ -24,9 +24,9 @@ import (
 func newAgentCmd(f *factory) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "agent",
-		Short: "Run a Language Specialist agent or a workflow on a task, and show a run's status",
+		Short: "Run a Language Specialist agent or a workflow on a task, list the agents, show a run's status",
 	}
-	cmd.AddCommand(newAgentRunCmd(f), newAgentStatusCmd(f))
+	cmd.AddCommand(newAgentRunCmd(f), newAgentListCmd(f), newAgentStatusCmd(f))
 	return cmd
 }
 

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -144,7 +145,11 @@ func TestAgentStatusWithoutRuns(t *testing.T) {
 func TestAgentsList(t *testing.T) {
 	c := newCLI(t)
 	c.ws = agentWorkspace(t)
-	o := c.run("agents", "list")
+	// The old spelling still answers the same.
+	if old, now := c.run("agents", "list"), c.run("agent", "list"); old.code != 0 || fmt.Sprint(old.env.Data) != fmt.Sprint(now.env.Data) {
+		t.Errorf("agents list (exit %d) and agent list answer differently", old.code)
+	}
+	o := c.run("agent", "list")
 	if o.code != 0 {
 		t.Fatalf("exit %d\n%s", o.code, o.stderr)
 	}

@@ -9,21 +9,24 @@ import (
 	"github.com/spf13/cobra"
 )
 
+// newAgentsCmd is the old spelling of `agent list`, kept for scripts and
+// hidden: commands are named by their singular noun, as gh's are.
 func newAgentsCmd(f *factory) *cobra.Command {
 	cmd := &cobra.Command{
-		Use:   "agents",
-		Short: "List the Language Specialist agents (one per loaded language spec)",
+		Use:    "agents",
+		Short:  "List the Language Specialist agents (now `langhost agent list`)",
+		Hidden: true,
 	}
-	cmd.AddCommand(newAgentsListCmd(f))
+	cmd.AddCommand(newAgentListCmd(f))
 	return cmd
 }
 
-func newAgentsListCmd(f *factory) *cobra.Command {
+func newAgentListCmd(f *factory) *cobra.Command {
 	return &cobra.Command{
 		Use:   "list",
 		Short: "List agents: id, capabilities, priority, provider/model, tools",
-		Example: `  langhost agents list
-  langhost agents list --format json`,
+		Example: `  langhost agent list
+  langhost agent list --format json`,
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, _ []string) error {
 			h, err := f.loadHost(cmd.Context())

@@ -514,7 +514,7 @@ func TestTextIsInert(t *testing.T) {
 // TestTablesFitTheWidth: every list fits the width COLUMNS gives (a
 // terminal's, where there is one), wrapping cells rather than lines.
 func TestTablesFitTheWidth(t *testing.T) {
-	for _, args := range [][]string{{"agents", "list"}, {"tools", "list"}, {"languages"}} {
+	for _, args := range [][]string{{"agent", "list"}, {"tools", "list"}, {"languages"}} {
 		for _, width := range []int{80, 120} {
 			c := newCLI(t)
 			c.json = false

@@ -254,7 +254,7 @@ var commandGroups = []struct {
 }{
 	{"tools", "Running tools:", []string{"run", "tools", "languages", "validate-input", "parse", "prereqs"}},
 	{"edits", "Edits and undo:", []string{"undo", "redo", "transactions"}},
-	{"agents", "Agents and benchmarks:", []string{"agent", "agents", "roles", "prompt", "bench"}},
+	{"agents", "Agents and benchmarks:", []string{"agent", "roles", "prompt", "bench"}},
 	{"serve", "Serving clients:", []string{"mcp", "daemon"}},
 	{"setup", "Specs, configuration and trust:", []string{"validate", "schema", "config", "trust", "version", "completion"}},
 }
