@@ -85,7 +85,12 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	}
 	confirmed := opts.yes || h.Config.Allows(t.ID)
 	call := registry.Call{Input: input, Confirmed: confirmed, WorkspaceCode: opts.allowWorkspaceCode || h.Config.Trust.Trusted}
+	stopWaitLine := func() {}
+	if t.Kind == registry.KindSemantic && opts.f.io.ErrTTY {
+		stopWaitLine = startWaitLine(opts.f.io.ErrOut, waitingFor(t, h.Config.Workspace))
+	}
 	res, err := runToolCall(cmd.Context(), opts, h, t, call)
+	stopWaitLine()
 	if res == nil {
 		if err != nil {
 			return err
