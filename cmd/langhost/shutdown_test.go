@@ -219,7 +219,9 @@ func startServer(t *testing.T, cmd *exec.Cmd) *server {
 			for running(p.pid) {
 				if time.Now().After(deadline) {
 					t.Errorf("%q (pid %d) outlived langhost mcp's stop", strings.Join(p.args, " "), p.pid)
-					_ = syscall.Kill(p.pid, syscall.SIGKILL)
+					if leftover, err := os.FindProcess(p.pid); err == nil {
+						_ = leftover.Kill()
+					}
 					break
 				}
 				time.Sleep(20 * time.Millisecond)

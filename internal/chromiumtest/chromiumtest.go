@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package chromiumtest renders a local HTML file in headless Chromium
 // (Debian's chromium package) for tests that must see a page as a browser
 // does: a screenshot and the DOM after parsing, and a parsed form of that

@@ -1,3 +1,5 @@
+//go:build linux
+
 // Package slurmtest starts a single-node Slurm cluster of a test's own:
 // munged, slurmctld and slurmd from Debian's slurm-wlm (22.05), with a
 // configuration, a munge socket, ports, spool and state in a temporary
