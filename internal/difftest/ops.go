@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -163,7 +164,10 @@ func candidates(ctx context.Context, r *Raw, ix *Index, name string) ([]Loc, err
 		}
 	}
 	for _, s := range syms {
-		if bareName(s.Name) == name && s.Line > 0 {
+		// Outside the workspace (a dependency, the standard library): a
+		// name there does not compete with the workspace's own
+		// declarations, which the targets are.
+		if bareName(s.Name) == name && s.Line > 0 && !filepath.IsAbs(s.File) {
 			add(s.Loc)
 		}
 	}
