@@ -77,7 +77,10 @@ func (c *CLI) Call(ctx context.Context, tool string, input map[string]any) (Resu
 	if err != nil {
 		return Result{}, err
 	}
-	args := []string{"run", c.lang + "." + tool, "--input", string(body), "--workspace", c.ws, "--format", "json"}
+	// --allow-workspace-code: the harness runs the bare server on the
+	// same workspace, MSBuild's design-time build included, so running it
+	// is already consented to (MCP takes the client's approval as consent).
+	args := []string{"run", c.lang + "." + tool, "--input", string(body), "--workspace", c.ws, "--format", "json", "--allow-workspace-code"}
 	if c.noDaemon {
 		args = append(args, "--no-daemon")
 	}

@@ -237,6 +237,29 @@ func lhDefinitions(data json.RawMessage) (Answer, error) {
 	return answerOf(keys), nil
 }
 
+// lhImplementations reads find_implementations: every declaration of
+// each implementation, the other parts of a partial type included, which
+// langhost lists once with its parts and the server once per declaration.
+func lhImplementations(data json.RawMessage) (Answer, error) {
+	var st struct {
+		Implementations []struct {
+			lhLoc
+			Parts []lhLoc `json:"parts"`
+		} `json:"implementations"`
+	}
+	if err := json.Unmarshal(data, &st); err != nil {
+		return Answer{}, err
+	}
+	var keys []string
+	for _, im := range st.Implementations {
+		keys = append(keys, im.String())
+		for _, p := range im.Parts {
+			keys = append(keys, p.String())
+		}
+	}
+	return answerOf(keys), nil
+}
+
 type lhNode struct {
 	Name string `json:"name"`
 	lhLoc
@@ -396,7 +419,7 @@ func Ops() []Op {
 				}
 				return locKeys(locs), nil
 			},
-			langhost: lhLocs("implementations"),
+			langhost: lhImplementations,
 		},
 		{
 			Tool: "type_hierarchy", Requests: "textDocument/prepareTypeHierarchy, typeHierarchy/supertypes and /subtypes",
