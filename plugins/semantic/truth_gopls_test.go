@@ -1,6 +1,7 @@
 package semantic
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -136,5 +137,26 @@ func TestGoplsFollowsRemovedNestedModule(t *testing.T) {
 	}
 	if got := refs(); !slices.Equal(got, []string{"a/a.go:5:13", "user/u.go:5:13"}) {
 		t.Errorf("after removing user/go.mod: %v", got)
+	}
+}
+
+// TestGoplsFindSymbolAtCapIsIncomplete: gopls cuts workspace/symbol at 100
+// matches without saying so; find_symbol said complete: true with 100 of
+// the 120 functions that match.
+func TestGoplsFindSymbolAtCapIsIncomplete(t *testing.T) {
+	requireTool(t, "gopls")
+	var src strings.Builder
+	src.WriteString("package lib\n")
+	for i := range 120 {
+		fmt.Fprintf(&src, "\n// Probe%03d is one of many.\nfunc Probe%03d() {}\n", i, i)
+	}
+	root := writeTree(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "lib/lib.go": src.String()})
+	e := openEngine(t, root, "go", goplsConfig)
+	out := mustInvoke(t, e, "find_symbol", map[string]any{"query": "Probe", "limit": 1000, "detail": "compact"})
+	if total := get(t, out, "total").(int); total != 100 {
+		t.Fatalf("gopls answered %d symbols; this test expects its cap of 100", total)
+	}
+	if get(t, out, "complete") != false || get(t, out, "incomplete") == nil {
+		t.Errorf("find_symbol at gopls's cap: complete %v, incomplete %v; want false and a reason", get(t, out, "complete"), get(t, out, "incomplete"))
 	}
 }
