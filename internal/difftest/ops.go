@@ -272,6 +272,9 @@ func itemKey(r *Raw, it lsp.HierarchyItem) string {
 	return it.Name + "@" + r.loc(it.URI, it.SelectionRange.Start).String()
 }
 
+// capped is the answer of a workspace/symbol cut at the server's cap.
+const capped = "incomplete: cut at the server's cap"
+
 // Ops are the operations compared, in report order.
 func Ops() []Op {
 	byNameInput := func(t Target) map[string]any { return map[string]any{"symbol": t.Name, "detail": "standard"} }
@@ -295,13 +298,29 @@ func Ops() []Op {
 				if err != nil {
 					return Answer{}, err
 				}
+				if r.lang.SymbolCap > 0 && len(syms) >= r.lang.SymbolCap {
+					// Cut at the cap, a different cut each time: what
+					// can be compared is that langhost says so.
+					return answerOf([]string{capped}), nil
+				}
 				locs := make([]Loc, 0, len(syms))
 				for _, s := range syms {
 					locs = append(locs, s.Loc)
 				}
 				return locKeys(locs), nil
 			},
-			langhost: lhLocs("symbols"),
+			langhost: func(data json.RawMessage) (Answer, error) {
+				var st struct {
+					Complete *bool `json:"complete"`
+				}
+				if err := json.Unmarshal(data, &st); err != nil {
+					return Answer{}, err
+				}
+				if st.Complete != nil && !*st.Complete {
+					return answerOf([]string{capped}), nil
+				}
+				return lhLocs("symbols")(data)
+			},
 		},
 		{
 			Tool: "file_symbols", Requests: "textDocument/documentSymbol",

@@ -27,13 +27,16 @@ type Language struct {
 	Argv  []string // the bare server's command
 	Exts  map[string]string
 	Ready *regexp.Regexp // a log line saying the program is loaded; nil when none
+	// SymbolCap is the count at which the server cuts a workspace/symbol
+	// answer without saying so (0: none known).
+	SymbolCap int
 }
 
 // Languages are the languages with a semantic server on this machine's
 // pinned tools, keyed by id.
 var Languages = map[string]Language{
-	"go":         {ID: "go", Argv: []string{"gopls"}, Exts: map[string]string{".go": "go"}},
-	"csharp":     {ID: "csharp", Argv: []string{"csharp-ls"}, Exts: map[string]string{".cs": "csharp"}},
+	"go":         {ID: "go", Argv: []string{"gopls"}, Exts: map[string]string{".go": "go"}, SymbolCap: 100},
+	"csharp":     {ID: "csharp", Argv: []string{"csharp-ls"}, Exts: map[string]string{".cs": "csharp"}, SymbolCap: 100},
 	"python":     {ID: "python", Argv: []string{"pyright-langserver", "--stdio"}, Exts: map[string]string{".py": "python"}, Ready: regexp.MustCompile(`Found \d+ source files?|No source files found`)},
 	"typescript": {ID: "typescript", Argv: []string{"typescript-language-server", "--stdio"}, Exts: map[string]string{".ts": "typescript", ".tsx": "typescriptreact"}},
 	"c":          {ID: "c", Argv: []string{"clangd"}, Exts: map[string]string{".c": "c", ".h": "c"}},
