@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/langhost/langhost/host/toolname"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // Result is one langhost answer: the structured data, or the failure
@@ -20,6 +21,18 @@ type Result struct {
 	Data    json.RawMessage
 	Code    string
 	Message string
+}
+
+// Answered reports whether Data holds the operation's answer: the call
+// succeeded, or it ran and its verdict is tool_failed (the CLI fails a
+// read-only call that reports errors, go.diagnostics on a file that does
+// not compile, with the whole result in the envelope's data).
+func (r Result) Answered() bool {
+	if r.Code == "" {
+		return true
+	}
+	d := bytes.TrimSpace(r.Data)
+	return r.Code == string(failure.ToolFailed) && len(d) > 0 && d[0] == '{'
 }
 
 // Path is one way of asking langhost.
@@ -64,7 +77,10 @@ func (c *CLI) Call(ctx context.Context, tool string, input map[string]any) (Resu
 	if err != nil {
 		return Result{}, err
 	}
-	args := []string{"run", c.lang + "." + tool, "--input", string(body), "--workspace", c.ws, "--format", "json"}
+	// --allow-workspace-code: the harness runs the bare server on the
+	// same workspace, MSBuild's design-time build included, so running it
+	// is already consented to (MCP takes the client's approval as consent).
+	args := []string{"run", c.lang + "." + tool, "--input", string(body), "--workspace", c.ws, "--format", "json", "--allow-workspace-code"}
 	if c.noDaemon {
 		args = append(args, "--no-daemon")
 	}
@@ -139,28 +155,51 @@ func (m *MCP) Call(ctx context.Context, tool string, input map[string]any) (Resu
 	}
 	r := Result{Data: data}
 	if res.IsError {
+		// structuredContent is the result with ok false and the error
+		// object {code, message}; the text says "<id>: <code>: <message>"
+		// when there is no structured content.
 		var st struct {
-			Code   string `json:"code"`
-			Errors []struct {
+			Error *struct {
 				Code    string `json:"code"`
 				Message string `json:"message"`
-			} `json:"errors"`
+			} `json:"error"`
 		}
-		_ = json.Unmarshal(data, &st)
-		r.Code = st.Code
-		if len(st.Errors) > 0 {
-			r.Code, r.Message = st.Errors[0].Code, st.Errors[0].Message
+		if json.Unmarshal(data, &st) == nil && st.Error != nil {
+			r.Code, r.Message = st.Error.Code, st.Error.Message
 		}
+		var text string
 		for _, c := range res.Content {
-			if t, ok := c.(*mcp.TextContent); ok && r.Message == "" {
-				r.Message = t.Text
+			if t, ok := c.(*mcp.TextContent); ok {
+				text = t.Text
+				break
 			}
 		}
 		if r.Code == "" {
-			r.Code = "error"
+			r.Code, r.Message = codeOfText(text)
+		}
+		if r.Message == "" {
+			r.Message = text
+		}
+		if r.Code == "" {
+			return Result{}, fmt.Errorf("mcp %s: an error result without a failure code: %s", tool, text)
 		}
 	}
 	return r, nil
+}
+
+// codeOfText reads the failure code of an error summary,
+// "go.symbol_info: ambiguous_target: symbol: ...".
+func codeOfText(text string) (code, message string) {
+	first, _, _ := strings.Cut(text, "\n")
+	_, rest, ok := strings.Cut(first, ": ")
+	if !ok {
+		return "", ""
+	}
+	code, message, _ = strings.Cut(rest, ": ")
+	if code == "" || strings.ContainsAny(code, " \t") {
+		return "", ""
+	}
+	return code, message
 }
 
 // Close ends the session, which stops the server.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"slices"
 	"strings"
 
@@ -163,7 +164,10 @@ func candidates(ctx context.Context, r *Raw, ix *Index, name string) ([]Loc, err
 		}
 	}
 	for _, s := range syms {
-		if bareName(s.Name) == name && s.Line > 0 {
+		// Outside the workspace (a dependency, the standard library): a
+		// name there does not compete with the workspace's own
+		// declarations, which the targets are.
+		if bareName(s.Name) == name && s.Line > 0 && !filepath.IsAbs(s.File) {
 			add(s.Loc)
 		}
 	}
@@ -233,6 +237,29 @@ func lhDefinitions(data json.RawMessage) (Answer, error) {
 	return answerOf(keys), nil
 }
 
+// lhImplementations reads find_implementations: every declaration of
+// each implementation, the other parts of a partial type included, which
+// langhost lists once with its parts and the server once per declaration.
+func lhImplementations(data json.RawMessage) (Answer, error) {
+	var st struct {
+		Implementations []struct {
+			lhLoc
+			Parts []lhLoc `json:"parts"`
+		} `json:"implementations"`
+	}
+	if err := json.Unmarshal(data, &st); err != nil {
+		return Answer{}, err
+	}
+	var keys []string
+	for _, im := range st.Implementations {
+		keys = append(keys, im.String())
+		for _, p := range im.Parts {
+			keys = append(keys, p.String())
+		}
+	}
+	return answerOf(keys), nil
+}
+
 type lhNode struct {
 	Name string `json:"name"`
 	lhLoc
@@ -244,6 +271,9 @@ type lhNode struct {
 func itemKey(r *Raw, it lsp.HierarchyItem) string {
 	return it.Name + "@" + r.loc(it.URI, it.SelectionRange.Start).String()
 }
+
+// capped is the answer of a workspace/symbol cut at the server's cap.
+const capped = "incomplete: cut at the server's cap"
 
 // Ops are the operations compared, in report order.
 func Ops() []Op {
@@ -268,13 +298,29 @@ func Ops() []Op {
 				if err != nil {
 					return Answer{}, err
 				}
+				if r.lang.SymbolCap > 0 && len(syms) >= r.lang.SymbolCap {
+					// Cut at the cap, a different cut each time: what
+					// can be compared is that langhost says so.
+					return answerOf([]string{capped}), nil
+				}
 				locs := make([]Loc, 0, len(syms))
 				for _, s := range syms {
 					locs = append(locs, s.Loc)
 				}
 				return locKeys(locs), nil
 			},
-			langhost: lhLocs("symbols"),
+			langhost: func(data json.RawMessage) (Answer, error) {
+				var st struct {
+					Complete *bool `json:"complete"`
+				}
+				if err := json.Unmarshal(data, &st); err != nil {
+					return Answer{}, err
+				}
+				if st.Complete != nil && !*st.Complete {
+					return answerOf([]string{capped}), nil
+				}
+				return lhLocs("symbols")(data)
+			},
 		},
 		{
 			Tool: "file_symbols", Requests: "textDocument/documentSymbol",
@@ -392,7 +438,7 @@ func Ops() []Op {
 				}
 				return locKeys(locs), nil
 			},
-			langhost: lhLocs("implementations"),
+			langhost: lhImplementations,
 		},
 		{
 			Tool: "type_hierarchy", Requests: "textDocument/prepareTypeHierarchy, typeHierarchy/supertypes and /subtypes",

@@ -200,6 +200,12 @@ func (ix *Index) pick(ctx context.Context, r *Raw, n int) error {
 			}
 			checked++
 			locs, err := r.Locations(ctx, "textDocument/implementation", d.Loc, nil)
+			if serverFailure(err) != "" {
+				// The server cannot answer for this one (gopls on x/tools:
+				// "querying method sets: read .../go: is a directory"):
+				// it is no target.
+				continue
+			}
 			if err != nil {
 				return err
 			}

@@ -12,6 +12,9 @@ import (
 	"sync"
 	"time"
 
+	"go.yaml.in/yaml/v3"
+
+	"github.com/langhost/langhost/languages"
 	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/semantic"
 )
@@ -24,16 +27,50 @@ type Language struct {
 	Argv  []string // the bare server's command
 	Exts  map[string]string
 	Ready *regexp.Regexp // a log line saying the program is loaded; nil when none
+	// SymbolCap is the count at which the server cuts a workspace/symbol
+	// answer without saying so (0: none known).
+	SymbolCap int
 }
 
 // Languages are the languages with a semantic server on this machine's
 // pinned tools, keyed by id.
 var Languages = map[string]Language{
-	"go":         {ID: "go", Argv: []string{"gopls"}, Exts: map[string]string{".go": "go"}},
-	"csharp":     {ID: "csharp", Argv: []string{"csharp-ls"}, Exts: map[string]string{".cs": "csharp"}},
+	"go":         {ID: "go", Argv: []string{"gopls"}, Exts: map[string]string{".go": "go"}, SymbolCap: 100},
+	"csharp":     {ID: "csharp", Argv: []string{"csharp-ls"}, Exts: map[string]string{".cs": "csharp"}, SymbolCap: 100},
 	"python":     {ID: "python", Argv: []string{"pyright-langserver", "--stdio"}, Exts: map[string]string{".py": "python"}, Ready: regexp.MustCompile(`Found \d+ source files?|No source files found`)},
 	"typescript": {ID: "typescript", Argv: []string{"typescript-language-server", "--stdio"}, Exts: map[string]string{".ts": "typescript", ".tsx": "typescriptreact"}},
 	"c":          {ID: "c", Argv: []string{"clangd"}, Exts: map[string]string{".c": "c", ".h": "c"}},
+}
+
+// serverConf is what the shipped spec (languages/<id>.yaml) configures
+// for a server beyond its command: the bare server gets the same, so that
+// a setting langhost chooses (gopls's symbolScope: workspace) is not
+// reported as a difference.
+type serverConf struct {
+	Command               string         `yaml:"command"`
+	Settings              map[string]any `yaml:"settings"`
+	InitializationOptions map[string]any `yaml:"initializationOptions"`
+}
+
+// shippedServer is the configuration of lang's server in the shipped
+// spec: the server whose command is lang.Argv[0].
+func shippedServer(lang Language) (serverConf, error) {
+	data, err := languages.FS.ReadFile(lang.ID + ".yaml")
+	if err != nil {
+		return serverConf{}, fmt.Errorf("the shipped spec of %s: %w", lang.ID, err)
+	}
+	var spec struct {
+		Servers map[string]serverConf `yaml:"servers"`
+	}
+	if err := yaml.Unmarshal(data, &spec); err != nil {
+		return serverConf{}, fmt.Errorf("languages/%s.yaml: %w", lang.ID, err)
+	}
+	for _, s := range spec.Servers {
+		if s.Command == lang.Argv[0] {
+			return s, nil
+		}
+	}
+	return serverConf{}, fmt.Errorf("languages/%s.yaml has no server with command %s", lang.ID, lang.Argv[0])
 }
 
 // Raw is the bare language server, driven with langhost's own LSP client
@@ -60,7 +97,12 @@ func StartRaw(ctx context.Context, lang Language, ws string) (*Raw, error) {
 	ready := make(chan struct{})
 	var once sync.Once
 	folders := []lsp.WorkspaceFolder{{URI: lsp.URIFromPath(ws), Name: filepath.Base(ws)}}
+	conf, err := shippedServer(lang)
+	if err != nil {
+		return nil, err
+	}
 	srv, err := lsp.Start(append([]string{path}, lang.Argv[1:]...), ws, os.Environ(), lsp.Options{
+		Settings:         conf.Settings,
 		WorkspaceFolders: folders,
 		OnLog: func(_ int, msg string) {
 			if lang.Ready != nil && lang.Ready.MatchString(msg) {
@@ -77,6 +119,9 @@ func StartRaw(ctx context.Context, lang Language, ws string) (*Raw, error) {
 		"rootUri":          lsp.URIFromPath(ws),
 		"workspaceFolders": folders,
 		"capabilities":     semantic.ClientCapabilities(),
+	}
+	if conf.InitializationOptions != nil {
+		init["initializationOptions"] = conf.InitializationOptions
 	}
 	var res struct {
 		Capabilities map[string]json.RawMessage `json:"capabilities"`
@@ -138,7 +183,16 @@ func (r *Raw) Settle(ctx context.Context, probe Decl) error {
 	}
 }
 
-func (r *Raw) uri(file string) lsp.DocumentURI { return lsp.URIFromPath(filepath.Join(r.ws, file)) }
+// abs is the path of a file as rel renders it: workspace-relative, or
+// absolute outside the workspace.
+func (r *Raw) abs(file string) string {
+	if filepath.IsAbs(file) {
+		return file
+	}
+	return filepath.Join(r.ws, filepath.FromSlash(file))
+}
+
+func (r *Raw) uri(file string) lsp.DocumentURI { return lsp.URIFromPath(r.abs(file)) }
 
 // Mapper reads a workspace file once: positions convert through it.
 func (r *Raw) Mapper(file string) (*lsp.Mapper, error) {
@@ -147,7 +201,7 @@ func (r *Raw) Mapper(file string) (*lsp.Mapper, error) {
 	if m := r.mappers[file]; m != nil {
 		return m, nil
 	}
-	content, err := os.ReadFile(filepath.Join(r.ws, filepath.FromSlash(file)))
+	content, err := os.ReadFile(r.abs(file))
 	if err != nil {
 		return nil, err
 	}

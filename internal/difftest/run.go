@@ -2,10 +2,14 @@ package difftest
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"slices"
 	"strings"
+
+	"github.com/langhost/langhost/plugins/lsp"
+	"github.com/langhost/langhost/plugins/pluginapi/failure"
 )
 
 // Config is one run: a workspace, the language, the langhost to ask, and
@@ -141,6 +145,9 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		}
 		for qi, q := range queries {
 			want, err := op.raw(ctx, raw, ix, q)
+			if code := serverFailure(err); code != "" {
+				want, err = Answer{Failure: code}, nil
+			}
 			if err != nil {
 				return nil, fmt.Errorf("raw %s, %s: %w", op.Tool, q, err)
 			}
@@ -153,7 +160,7 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 					return nil, err
 				}
 				got := Answer{Failure: res.Code}
-				if res.Code == "" {
+				if res.Answered() {
 					if got, err = op.langhost(res.Data); err != nil {
 						return nil, fmt.Errorf("%s via %s, %s: reading %s: %w", op.Tool, p.Name(), q, res.Data, err)
 					}
@@ -174,6 +181,22 @@ func Run(ctx context.Context, cfg Config) (*Report, error) {
 		rep.Tallies = append(rep.Tallies, tallies...)
 	}
 	return rep, nil
+}
+
+// serverFailure is the failure class langhost answers with when the
+// server answers a request with an error (gopls's "Add is a function,
+// not a method" to textDocument/implementation): unsupported for a method
+// it does not have, internal with the server's message for the rest. ""
+// when err is not an error response.
+func serverFailure(err error) string {
+	var re *lsp.ResponseError
+	switch {
+	case !errors.As(err, &re):
+		return ""
+	case re.Code == lsp.CodeMethodNotFound:
+		return string(failure.Unsupported)
+	}
+	return string(failure.Internal)
 }
 
 // IndexWorkspace waits until the bare server has loaded the workspace,

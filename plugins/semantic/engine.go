@@ -31,7 +31,8 @@ const (
 
 // Engine serves semantic operations for one workspace. It starts the
 // language server lazily on Open and restarts it on the next call after a
-// crash. It is safe for concurrent use.
+// crash or a change to a project file (structureFiles). It is safe for
+// concurrent use.
 type Engine struct {
 	log hclog.Logger
 
@@ -231,7 +232,19 @@ func (e *Engine) session(ctx context.Context, progress pluginapi.ProgressFunc) (
 		return nil, failure.New(failure.Precondition, "no workspace is open: call Open first")
 	}
 	if e.sess != nil && !e.sess.exited() {
-		return e.sess, nil
+		changed := ""
+		if e.sess.watch != nil {
+			changed = e.sess.watch.structureChanged(ctx)
+		}
+		if changed == "" {
+			return e.sess, nil
+		}
+		// The server would go on answering from the projects it
+		// loaded (structureFiles): the next answer must be a cold one.
+		e.log.Info("a project file changed on disk; restarting the language server", "file", changed)
+		e.sess.close(ctx)
+		e.sess = nil
+		return e.startLocked(ctx, progress)
 	}
 	if e.sess != nil {
 		e.log.Warn("language server exited; restarting", "error", e.sess.srv.ExitError())

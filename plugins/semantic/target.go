@@ -391,11 +391,20 @@ func (c *call) preferWorkspace(syms []lsp.SymbolInformation) []lsp.SymbolInforma
 // at a fixed count without saying so.
 type symbolCapper interface{ symbolCap() int }
 
+// serverSymbolCaps are the workspace/symbol caps of servers of the
+// standard dialect, by server name: gopls v0.23.0 keeps the best 100
+// matches (golang/workspace_symbol.go, maxSymbols) and says nothing of the
+// rest.
+var serverSymbolCaps = map[string]int{"gopls": 100}
+
 // capped reports whether a workspace/symbol answer of n symbols may have
 // been cut at the server's cap.
 func (s *session) capped(n int) bool {
-	d, ok := s.dialect.(symbolCapper)
-	return ok && n >= d.symbolCap()
+	if d, ok := s.dialect.(symbolCapper); ok {
+		return n >= d.symbolCap()
+	}
+	limit, ok := serverSymbolCaps[s.name]
+	return ok && n >= limit
 }
 
 // dedupe lists each symbol once: a declaration the server reports once

@@ -1,6 +1,7 @@
 package semantic
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -100,5 +101,62 @@ func TestGoplsSeesNewPackageDirectory(t *testing.T) {
 	}
 	if got := refs(); !slices.Equal(got, []string{"a/a.go:5:13", "b/bb.go:5:13"}) {
 		t.Errorf("after deleting c: %v", got)
+	}
+}
+
+// TestGoplsFollowsRemovedNestedModule: removing a nested module's go.mod
+// makes its packages part of the main module. gopls, warm, went on
+// answering from the modules it had loaded (find_references missed the
+// package) until it restarted; the engine restarts it after a project
+// file changes, so the answer equals a cold one.
+func TestGoplsFollowsRemovedNestedModule(t *testing.T) {
+	requireTool(t, "gopls")
+	root := writeTree(t, map[string]string{
+		"go.mod":      "module example.com/m\n\ngo 1.22\n",
+		"lib/lib.go":  "package lib\n\n// Add adds.\nfunc Add(a, b int) int { return a + b }\n",
+		"a/a.go":      "package a\n\nimport \"example.com/m/lib\"\n\nvar A = lib.Add(1, 2)\n",
+		"user/go.mod": "module example.com/user\n\ngo 1.22\n",
+		"user/u.go":   "package user\n\nimport \"example.com/m/lib\"\n\nvar U = lib.Add(3, 4)\n",
+	})
+	e := openEngine(t, root, "go", goplsConfig)
+	refs := func() []string {
+		t.Helper()
+		out := mustInvoke(t, e, "find_references", map[string]any{"symbol": "Add", "detail": "compact"})
+		var locs []string
+		for i := range get(t, out, "total").(int) {
+			locs = append(locs, locOf(t, out, "references."+strconv.Itoa(i)))
+		}
+		slices.Sort(locs)
+		return locs
+	}
+	if got := refs(); !slices.Equal(got, []string{"a/a.go:5:13"}) {
+		t.Fatalf("before: %v", got)
+	}
+	if err := os.Remove(filepath.Join(root, "user", "go.mod")); err != nil {
+		t.Fatal(err)
+	}
+	if got := refs(); !slices.Equal(got, []string{"a/a.go:5:13", "user/u.go:5:13"}) {
+		t.Errorf("after removing user/go.mod: %v", got)
+	}
+}
+
+// TestGoplsFindSymbolAtCapIsIncomplete: gopls cuts workspace/symbol at 100
+// matches without saying so; find_symbol said complete: true with 100 of
+// the 120 functions that match.
+func TestGoplsFindSymbolAtCapIsIncomplete(t *testing.T) {
+	requireTool(t, "gopls")
+	var src strings.Builder
+	src.WriteString("package lib\n")
+	for i := range 120 {
+		fmt.Fprintf(&src, "\n// Probe%03d is one of many.\nfunc Probe%03d() {}\n", i, i)
+	}
+	root := writeTree(t, map[string]string{"go.mod": "module example.com/m\n\ngo 1.22\n", "lib/lib.go": src.String()})
+	e := openEngine(t, root, "go", goplsConfig)
+	out := mustInvoke(t, e, "find_symbol", map[string]any{"query": "Probe", "limit": 1000, "detail": "compact"})
+	if total := get(t, out, "total").(int); total != 100 {
+		t.Fatalf("gopls answered %d symbols; this test expects its cap of 100", total)
+	}
+	if get(t, out, "complete") != false || get(t, out, "incomplete") == nil {
+		t.Errorf("find_symbol at gopls's cap: complete %v, incomplete %v; want false and a reason", get(t, out, "complete"), get(t, out, "incomplete"))
 	}
 }

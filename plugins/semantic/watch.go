@@ -268,6 +268,37 @@ func (w *watcher) take(ctx context.Context) (changes map[string]diskChange, over
 	return changes, overflow
 }
 
+// structureFiles decide what a server loads: modules, workspaces,
+// projects, solutions and a Python project's settings. gopls (a nested
+// go.mod removed), csharp-ls (a .csproj, .sln or .slnx edited) and pyright
+// (pyproject.toml's exclude) keep answering from what they loaded before
+// such a change, didChangeWatchedFiles or not, so the engine restarts the
+// server after one (TestFreshness in internal/difftest holds the answer
+// to a cold one).
+var structureFiles = []string{"go.mod", "go.work", "pyproject.toml", "setup.py", "setup.cfg", "pyrightconfig.json",
+	"*.csproj", "*.fsproj", "*.sln", "*.slnx", "*.props", "*.targets"}
+
+// structureChanged waits for the watcher to catch up with the file system
+// and reports the first structure file changed since the last take; the
+// changes stay pending.
+func (w *watcher) structureChanged(ctx context.Context) string {
+	w.syncBarrier(ctx)
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	for p, c := range w.pending {
+		if c.dir {
+			continue
+		}
+		base := filepath.Base(p)
+		for _, f := range structureFiles {
+			if f == base || strings.HasPrefix(f, "*") && strings.HasSuffix(base, f[1:]) {
+				return p
+			}
+		}
+	}
+	return ""
+}
+
 // syncBarrier writes the barrier file and waits for its event.
 func (w *watcher) syncBarrier(ctx context.Context) {
 	if w.barrierFile == nil {
