@@ -175,7 +175,7 @@ func TestSemanticBlocks(t *testing.T) {
 		{"python", "pyright-langserver", "pkg:npm/pyright@1.1.414", map[string]string{".py": "python"}},
 		{"typescript", "typescript-language-server", "pkg:npm/typescript-language-server@5.1.3",
 			map[string]string{".ts": "typescript", ".tsx": "typescriptreact", ".js": "javascript"}},
-		{"csharp", "roslyn-language-server", "pkg:nuget/roslyn-language-server", map[string]string{".cs": "csharp"}},
+		{"csharp", "roslyn-language-server", "pkg:generic/roslyn-language-server", map[string]string{".cs": "csharp"}},
 	} {
 		f, ok := set.Language(tc.lang)
 		if !ok || f.Semantic == nil {

@@ -24,7 +24,13 @@ import (
 func (r *Result) Failure(id string, readOnly bool) string {
 	switch {
 	case r.Tests != nil && r.Tests.Failed > 0:
-		return fmt.Sprintf("%s: %d tests failed", id, r.Tests.Failed)
+		msg := fmt.Sprintf("%s: %d tests failed", id, r.Tests.Failed)
+		// The first error says why: a failed assertion, or the build
+		// error of a package whose tests never ran.
+		if why := r.firstError(); why != "" {
+			msg += ": " + why
+		}
+		return msg
 	case len(r.Files) > 0:
 		return fmt.Sprintf("%s: %d files would change: %s", id, len(r.Files), clipList(r.Files, 5))
 	case !r.OK:
@@ -73,6 +79,23 @@ const maxCause = 300
 // cause is what a failed run's output says went wrong: its first error
 // diagnostic, else the last non-blank line of stderr, else of stdout.
 func (r *Result) cause() string {
+	if why := r.firstError(); why != "" {
+		return why
+	}
+	if len(r.Diagnostics) > 0 {
+		return "" // the diagnostics say why; their last line would repeat one
+	}
+	for _, out := range []string{r.Stderr, r.Stdout} {
+		if l := lastLine(out); l != "" {
+			return l
+		}
+	}
+	return ""
+}
+
+// firstError is the first error diagnostic, located, with how many more
+// there are; "" without one.
+func (r *Result) firstError() string {
 	for _, d := range r.Diagnostics {
 		if d.Severity == diagnostic.Error {
 			loc := d.Path
@@ -87,14 +110,6 @@ func (r *Result) cause() string {
 				why += fmt.Sprintf(" (and %d more errors)", r.Counts.Error-1)
 			}
 			return why
-		}
-	}
-	if len(r.Diagnostics) > 0 {
-		return "" // the diagnostics say why; their last line would repeat one
-	}
-	for _, out := range []string{r.Stderr, r.Stdout} {
-		if l := lastLine(out); l != "" {
-			return l
 		}
 	}
 	return ""
