@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"encoding/json"
 	"os"
 	"os/exec"
@@ -9,8 +8,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-
-	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
 // ancestorsSpec's tool does what a repository's test could: it reads the
@@ -87,14 +84,7 @@ func TestAncestorsHoldNoKey(t *testing.T) {
 		write(t, filepath.Join(f.workspace, "a.ancestors"), "")
 		cmd := f.command(t)
 		cmd.Env = append(cmd.Env, secrets...)
-		stderr := &lockedBuffer{}
-		cmd.Stderr = stderr
-		client := mcp.NewClient(&mcp.Implementation{Name: "langhost-test", Version: "1"}, nil)
-		cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
-		if err != nil {
-			t.Fatalf("connect: %v\nstderr:\n%s", err, stderr)
-		}
-		defer cs.Close()
+		cs, _ := connectStdio(t, cmd, nil)
 		res, st := callTool(t, cs, "ancestors_walk", map[string]any{})
 		structured, _ := json.Marshal(st)
 		if res.IsError {

@@ -184,7 +184,13 @@ func (s *lockedBuffer) String() string {
 // startStdio starts the server and connects a client over stdio.
 func startStdio(t testing.TB, f mcpFixture, opts *mcp.ClientOptions, args ...string) (*mcp.ClientSession, *lockedBuffer) {
 	t.Helper()
-	cmd := f.command(t, args...)
+	return connectStdio(t, f.command(t, args...), opts)
+}
+
+// connectStdio starts cmd, a `langhost mcp`, and connects a client to it;
+// the session is closed when the test ends.
+func connectStdio(t testing.TB, cmd *exec.Cmd, opts *mcp.ClientOptions) (*mcp.ClientSession, *lockedBuffer) {
+	t.Helper()
 	stderr := &lockedBuffer{}
 	cmd.Stderr = stderr
 	client := mcp.NewClient(&mcp.Implementation{Name: "langhost-test", Version: "1"}, opts)

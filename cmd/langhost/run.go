@@ -87,7 +87,7 @@ func runRun(cmd *cobra.Command, opts *runOptions) error {
 	call := registry.Call{Input: input, Confirmed: confirmed, WorkspaceCode: opts.allowWorkspaceCode || h.Config.Trust.Trusted}
 	stopWaitLine := func() {}
 	if t.Kind == registry.KindSemantic && opts.f.io.ErrTTY {
-		stopWaitLine = startWaitLine(opts.f.io.ErrOut, waitingFor(t, h.Config.Workspace))
+		stopWaitLine = startWaitLine(opts.f.io.ErrOut, func() string { return waitingFor(t, h.Config.Workspace) })
 	}
 	res, err := runToolCall(cmd.Context(), opts, h, t, call)
 	stopWaitLine()

@@ -20,8 +20,9 @@ const waitDelay = time.Second
 // for how long, once it has taken waitDelay, as gh does on long work: the
 // first call of a C# workspace waits seconds for the server to load the
 // solution and would otherwise print nothing. The line is rewritten each
-// second and erased by stop, which returns once it is.
-func startWaitLine(w io.Writer, what string) (stop func()) {
+// second and erased by stop, which returns once it is. what is asked
+// only once the line shows: a quick call does no work for it.
+func startWaitLine(w io.Writer, what func() string) (stop func()) {
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
@@ -30,17 +31,19 @@ func startWaitLine(w io.Writer, what string) (stop func()) {
 		start := time.Now()
 		timer := time.NewTimer(waitDelay)
 		defer timer.Stop()
-		shown := false
+		line := ""
 		for {
 			select {
 			case <-done:
-				if shown {
+				if line != "" {
 					fmt.Fprint(w, "\r\x1b[K")
 				}
 				return
 			case <-timer.C:
-				fmt.Fprintf(w, "\r\x1b[K%s, %ds", what, int(time.Since(start).Seconds()))
-				shown = true
+				if line == "" {
+					line = what()
+				}
+				fmt.Fprintf(w, "\r\x1b[K%s, %ds", line, int(time.Since(start).Seconds()))
 				timer.Reset(time.Second)
 			}
 		}

@@ -1,46 +1,26 @@
 package main
 
 import (
-	"bytes"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/langhost/langhost/host/registry"
 )
 
-// lockedWriter is a bytes.Buffer the wait line's goroutine and the test
-// can share.
-type lockedWriter struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (w *lockedWriter) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.Write(p)
-}
-
-func (w *lockedWriter) String() string {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.b.String()
-}
-
 // TestWaitLine: a call that answers at once prints nothing; one that
 // waits shows what it waits for with the seconds, and erases the line.
 func TestWaitLine(t *testing.T) {
-	var quick lockedWriter
-	startWaitLine(&quick, "x")()
-	if quick.String() != "" {
-		t.Errorf("a quick call printed %q", quick.String())
+	var quick lockedBuffer
+	asked := false
+	startWaitLine(&quick, func() string { asked = true; return "x" })()
+	if quick.String() != "" || asked {
+		t.Errorf("a quick call printed %q (asked what it waits for: %v)", quick.String(), asked)
 	}
-	var slow lockedWriter
-	stop := startWaitLine(&slow, "csharp.find_symbol: waiting for the language server")
+	var slow lockedBuffer
+	stop := startWaitLine(&slow, func() string { return "csharp.find_symbol: waiting for the language server" })
 	time.Sleep(waitDelay + 300*time.Millisecond)
 	stop()
 	got := slow.String()

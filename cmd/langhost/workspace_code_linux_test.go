@@ -42,14 +42,7 @@ func TestWorkspaceCodeSurfaces(t *testing.T) {
 		cmd := exec.Command(langhostBinary(t), "mcp", "--workspace", ws)
 		cmd.Dir = ws
 		cmd.Env = append(os.Environ(), "XDG_CONFIG_HOME="+configDir(t), "XDG_STATE_HOME="+t.TempDir(), "LANGHOST_DAEMON=0")
-		stderr := &lockedBuffer{}
-		cmd.Stderr = stderr
-		client := mcp.NewClient(&mcp.Implementation{Name: "langhost-test", Version: "1"}, nil)
-		cs, err := client.Connect(context.Background(), &mcp.CommandTransport{Command: cmd}, nil)
-		if err != nil {
-			t.Fatalf("connect: %v\nstderr:\n%s", err, stderr)
-		}
-		defer cs.Close()
+		cs, stderr := connectStdio(t, cmd, nil)
 		tools, err := cs.ListTools(context.Background(), nil)
 		if err != nil {
 			t.Fatal(err)

@@ -136,7 +136,8 @@ func (x *Tool) Call(ctx context.Context, call registry.Call) (*registry.Result, 
 	// spec can still set any of them itself.
 	env := make([]string, 0, len(x.spec.Env)+3)
 	for _, kv := range []string{"NO_COLOR=1", "TERM=dumb", "CARGO_TERM_COLOR=never"} {
-		if _, ok := x.spec.Env[strings.Split(kv, "=")[0]]; !ok {
+		name, _, _ := strings.Cut(kv, "=")
+		if _, set := x.spec.Env[name]; !set {
 			env = append(env, kv)
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -324,17 +325,7 @@ func Ops() []Op {
 		},
 		{
 			Tool: "file_symbols", Requests: "textDocument/documentSymbol",
-			queries: func(ix *Index, _ *Raw) []Query {
-				var qs []Query
-				seen := map[string]bool{}
-				for _, t := range ix.Targets {
-					if !seen[t.At.File] {
-						seen[t.At.File] = true
-						qs = append(qs, Query{File: t.At.File, Input: map[string]any{"file": t.At.File, "detail": "standard"}})
-					}
-				}
-				return qs
-			},
+			queries: func(ix *Index, _ *Raw) []Query { return targetFiles(ix, map[string]any{"detail": "standard"}) },
 			raw: func(ctx context.Context, r *Raw, _ *Index, q Query) (Answer, error) {
 				syms, err := r.DocumentSymbols(ctx, q.File)
 				if err != nil {
@@ -605,17 +596,7 @@ func Ops() []Op {
 		},
 		{
 			Tool: "diagnostics", Requests: "textDocument/diagnostic (pull), else the diagnostics published after didOpen",
-			queries: func(ix *Index, _ *Raw) []Query {
-				var qs []Query
-				seen := map[string]bool{}
-				for _, t := range ix.Targets {
-					if !seen[t.At.File] {
-						seen[t.At.File] = true
-						qs = append(qs, Query{File: t.At.File, Input: map[string]any{"file": t.At.File}})
-					}
-				}
-				return qs
-			},
+			queries: func(ix *Index, _ *Raw) []Query { return targetFiles(ix, nil) },
 			raw: func(ctx context.Context, r *Raw, _ *Index, q Query) (Answer, error) {
 				diags, err := r.Diagnostics(ctx, q.File)
 				if err != nil {
@@ -652,4 +633,21 @@ func Ops() []Op {
 			},
 		},
 	}
+}
+
+// targetFiles is one query per file holding a target, with input extra
+// beside the file.
+func targetFiles(ix *Index, extra map[string]any) []Query {
+	var qs []Query
+	seen := map[string]bool{}
+	for _, t := range ix.Targets {
+		if seen[t.At.File] {
+			continue
+		}
+		seen[t.At.File] = true
+		in := map[string]any{"file": t.At.File}
+		maps.Copy(in, extra)
+		qs = append(qs, Query{File: t.At.File, Input: in})
+	}
+	return qs
 }

@@ -373,6 +373,11 @@ func Load(root, id string) (*Record, error) {
 	if err != nil {
 		return nil, err
 	}
+	rec, err := l.load(id)
+	if failure.CodeOf(err) != failure.NotFound {
+		return rec, err
+	}
+	// Not a whole id: an abbreviation, resolved against the list.
 	recs, err := l.list()
 	if err != nil {
 		return nil, err

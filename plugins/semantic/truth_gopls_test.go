@@ -55,16 +55,7 @@ func TestGoplsSeesNewPackageDirectory(t *testing.T) {
 		"a/a.go":     "package a\n\nimport \"example.com/m/lib\"\n\nvar A = lib.Add(1, 2)\n",
 	})
 	e := openEngine(t, root, "go", goplsConfig)
-	refs := func() []string {
-		t.Helper()
-		out := mustInvoke(t, e, "find_references", map[string]any{"symbol": "Add", "detail": "compact"})
-		var locs []string
-		for i := range get(t, out, "total").(int) {
-			locs = append(locs, locOf(t, out, "references."+strconv.Itoa(i)))
-		}
-		slices.Sort(locs)
-		return locs
-	}
+	refs := func() []string { return referenceLocs(t, e, "Add") }
 	if got := refs(); !slices.Equal(got, []string{"a/a.go:5:13"}) {
 		t.Fatalf("before: %v", got)
 	}
@@ -119,16 +110,7 @@ func TestGoplsFollowsRemovedNestedModule(t *testing.T) {
 		"user/u.go":   "package user\n\nimport \"example.com/m/lib\"\n\nvar U = lib.Add(3, 4)\n",
 	})
 	e := openEngine(t, root, "go", goplsConfig)
-	refs := func() []string {
-		t.Helper()
-		out := mustInvoke(t, e, "find_references", map[string]any{"symbol": "Add", "detail": "compact"})
-		var locs []string
-		for i := range get(t, out, "total").(int) {
-			locs = append(locs, locOf(t, out, "references."+strconv.Itoa(i)))
-		}
-		slices.Sort(locs)
-		return locs
-	}
+	refs := func() []string { return referenceLocs(t, e, "Add") }
 	if got := refs(); !slices.Equal(got, []string{"a/a.go:5:13"}) {
 		t.Fatalf("before: %v", got)
 	}
@@ -159,4 +141,16 @@ func TestGoplsFindSymbolAtCapIsIncomplete(t *testing.T) {
 	if get(t, out, "complete") != false || get(t, out, "incomplete") == nil {
 		t.Errorf("find_symbol at gopls's cap: complete %v, incomplete %v; want false and a reason", get(t, out, "complete"), get(t, out, "incomplete"))
 	}
+}
+
+// referenceLocs is find_references of symbol as sorted file:line:col.
+func referenceLocs(t *testing.T, e *Engine, symbol string) []string {
+	t.Helper()
+	out := mustInvoke(t, e, "find_references", map[string]any{"symbol": symbol, "detail": "compact"})
+	var locs []string
+	for i := range get(t, out, "total").(int) {
+		locs = append(locs, locOf(t, out, "references."+strconv.Itoa(i)))
+	}
+	slices.Sort(locs)
+	return locs
 }

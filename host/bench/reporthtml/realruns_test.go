@@ -6,7 +6,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,7 +13,6 @@ import (
 	"github.com/hashicorp/go-hclog"
 	"github.com/langhost/langhost/host"
 	"github.com/langhost/langhost/host/bench"
-	"github.com/langhost/langhost/host/bench/reporthtml"
 	"github.com/langhost/langhost/host/config"
 	"github.com/langhost/langhost/internal/chromiumtest"
 	"github.com/langhost/langhost/plugins/builtin"
@@ -113,23 +111,7 @@ func TestRealRunsReport(t *testing.T) {
 		}
 	}
 
-	page := filepath.Join(t.TempDir(), "report.html")
-	var buf bytes.Buffer
-	if err := reporthtml.Write(&buf, rep); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(page, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	shot, dom := chromiumtest.Render(t, page, 1100, 1900)
-	if out := os.Getenv("LANGHOST_REPORT_ARTIFACTS"); out != "" {
-		_ = os.WriteFile(filepath.Join(out, "real.html"), buf.Bytes(), 0o644)
-		_ = os.WriteFile(filepath.Join(out, "real.png"), shot, 0o644)
-	}
-	doc, err := chromiumtest.ParseDOM(dom)
-	if err != nil {
-		t.Fatal(err)
-	}
+	_, doc := renderPage(t, rep, "real", 1900)
 	texts := func(id string) string {
 		n := doc.ByID(id)
 		if n == nil || n.Name != "svg" {
@@ -151,5 +133,4 @@ func TestRealRunsReport(t *testing.T) {
 			}
 		}
 	}
-	checkScreenshot(t, shot, 1100, 1900)
 }

@@ -92,30 +92,12 @@ func TestPageInChromium(t *testing.T) {
 	if err := rep.Compare("alpha", "beta"); err != nil {
 		t.Fatal(err)
 	}
-	page := filepath.Join(t.TempDir(), "report.html")
-	var buf bytes.Buffer
-	if err := reporthtml.Write(&buf, rep); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(page, buf.Bytes(), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	shot, dom := chromiumtest.Render(t, page, 1100, 2400)
-	if out := os.Getenv("LANGHOST_REPORT_ARTIFACTS"); out != "" {
-		// For a person to look at: the page and what Chromium drew.
-		_ = os.WriteFile(filepath.Join(out, "report.html"), buf.Bytes(), 0o644)
-		_ = os.WriteFile(filepath.Join(out, "report.png"), shot, 0o644)
-		_ = os.WriteFile(filepath.Join(out, "report-dom.html"), dom, 0o644)
-	}
-	doc, err := chromiumtest.ParseDOM(dom)
-	if err != nil {
-		t.Fatal(err)
-	}
+	page, doc := renderPage(t, rep, "report", 2400)
 
 	// Nothing from the network: the page names no URL at all, in an
 	// attribute or in CSS.
-	if loc := regexp.MustCompile(`(?i)(src|href)\s*=\s*["']?\s*https?:|url\(|@import|https?://`).FindIndex(buf.Bytes()); loc != nil {
-		t.Errorf("the page reaches for the network: %q", buf.Bytes()[loc[0]:min(loc[1]+40, buf.Len())])
+	if loc := regexp.MustCompile(`(?i)(src|href)\s*=\s*["']?\s*https?:|url\(|@import|https?://`).FindIndex(page); loc != nil {
+		t.Errorf("the page reaches for the network: %q", page[loc[0]:min(loc[1]+40, len(page))])
 	}
 	// Nothing from anywhere: no script, no element that loads something.
 	for _, name := range []string{"script", "img", "link", "iframe", "object", "embed"} {
@@ -229,7 +211,6 @@ func TestPageInChromium(t *testing.T) {
 		t.Errorf("the paired sentence %q should be in the text report and on the page", s)
 	}
 
-	checkScreenshot(t, shot, 1100, 2400)
 }
 
 // checkScreenshot checks the PNG is the window's size and shows the
@@ -267,3 +248,32 @@ func countColor(img image.Image, want [3]uint32) int {
 }
 
 func near(a, b uint32) bool { return a+3 >= b && b+3 >= a }
+
+// renderPage writes rep's page and renders it in Chromium at 1100 x
+// height, checks the screenshot, and returns the page and the DOM after
+// rendering. With
+// LANGHOST_REPORT_ARTIFACTS set, the page, the PNG and the DOM are kept
+// there as name.html, name.png and name-dom.html for a person to look at.
+func renderPage(t *testing.T, rep *bench.Report, name string, height int) ([]byte, *chromiumtest.Node) {
+	t.Helper()
+	page := filepath.Join(t.TempDir(), "report.html")
+	var buf bytes.Buffer
+	if err := reporthtml.Write(&buf, rep); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(page, buf.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	shot, dom := chromiumtest.Render(t, page, 1100, height)
+	if out := os.Getenv("LANGHOST_REPORT_ARTIFACTS"); out != "" {
+		_ = os.WriteFile(filepath.Join(out, name+".html"), buf.Bytes(), 0o644)
+		_ = os.WriteFile(filepath.Join(out, name+".png"), shot, 0o644)
+		_ = os.WriteFile(filepath.Join(out, name+"-dom.html"), dom, 0o644)
+	}
+	checkScreenshot(t, shot, 1100, height)
+	doc, err := chromiumtest.ParseDOM(dom)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes(), doc
+}
