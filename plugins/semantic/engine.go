@@ -135,14 +135,24 @@ func (e *Engine) Invoke(ctx context.Context, req pluginapi.InvokeRequest, progre
 		out, err = op.run(ctx, &call{e: e, s: s, confirmed: req.Confirmed}, input)
 	}
 	if err != nil {
-		return nil, s.explain(err, req.Operation, e.cfg.requestTimeout())
+		return nil, s.withLoadProblem(s.explain(err, req.Operation, e.cfg.requestTimeout()))
+	}
+	// What the server cannot see is said once: in a list answer's
+	// coverage, else as a warning.
+	var warnings []string
+	if cv, ok := out.(coverer); ok {
+		cv.coverage().settle(s.loadProblem, e.narrow)
+	} else {
+		warnings = []string{s.loadProblem, e.narrow}
 	}
 	raw, err := json.Marshal(out)
 	if err != nil {
 		return nil, failure.Wrap(failure.Internal, err, "encoding %s output", req.Operation)
 	}
-	if e.narrow != "" {
-		raw = withWarning(raw, e.narrow)
+	for _, w := range warnings {
+		if w != "" {
+			raw = withWarning(raw, w)
+		}
 	}
 	return raw, nil
 }
@@ -355,6 +365,17 @@ func fieldErr(code failure.Code, field, format string, args ...any) *failure.Err
 }
 
 // explain turns a low-level error into a classified failure.
+// withLoadProblem adds to a failure why the server loaded less than the
+// workspace, which is often why a query failed ("no package metadata").
+func (s *session) withLoadProblem(err error) error {
+	var fe *failure.Error
+	if s.loadProblem == "" || !errors.As(err, &fe) || fe.Code == failure.InvalidInput || fe.Code == failure.Canceled {
+		return err
+	}
+	fe.Message += "; " + s.loadProblem
+	return err
+}
+
 func (s *session) explain(err error, op string, timeout time.Duration) error {
 	var fe *failure.Error
 	if errors.As(err, &fe) {

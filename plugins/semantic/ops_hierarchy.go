@@ -48,6 +48,7 @@ type (
 
 type typeHierarchyOutput struct {
 	Root HierarchyNode `json:"root"`
+	Coverage
 }
 
 func (c *call) node(it lsp.HierarchyItem, detail string) HierarchyNode {
@@ -147,6 +148,7 @@ type Caller struct {
 type findCallersOutput struct {
 	Target  HierarchyNode  `json:"target"`
 	Callers callerChildren `json:"callers"`
+	Coverage
 }
 
 func findCallers(ctx context.Context, c *call, in *findCallersInput) (*findCallersOutput, error) {

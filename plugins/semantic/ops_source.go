@@ -50,10 +50,8 @@ type diagnosticsOutput struct {
 	Counts      diagnostic.Counts       `json:"counts"`
 	// Mode is "pull" (textDocument/diagnostic) or "push" (publishDiagnostics).
 	Mode string `json:"mode"`
-	// Complete is false when the server did not report on every file in
-	// time; Incomplete says which and why.
-	Complete   bool   `json:"complete"`
-	Incomplete string `json:"incomplete,omitempty" jsonschema:"why the diagnostics may be partial"`
+	// Incomplete when the server did not report on every file in time.
+	Coverage
 	// CheckedFiles is the number of files the diagnostics cover.
 	CheckedFiles int `json:"checked_files"`
 	// Packet is the diagnostics shaped as the input's packet asked.
@@ -69,7 +67,7 @@ type fileDiags struct {
 
 func diagnostics(ctx context.Context, c *call, in *diagnosticsInput) (*diagnosticsOutput, error) {
 	pull := c.s.supports("diagnosticProvider", "textDocument/diagnostic")
-	out := &diagnosticsOutput{Mode: "push", Complete: true}
+	out := &diagnosticsOutput{Mode: "push"}
 	if pull {
 		out.Mode = "pull"
 	}
@@ -140,7 +138,6 @@ func (c *call) shapeDiagnostics(all []fileDiags, in *diagnosticsInput) []diagnos
 func (c *call) workspaceFileDiagnostics(ctx context.Context, pull bool, out *diagnosticsOutput) ([]fileDiags, error) {
 	if len(c.e.cfg.LanguageIDs) == 0 {
 		// Without them every file would be opened, README and images too.
-		out.Complete = false
 		out.Incomplete = "the server's configuration names no languageIds, so its source files are unknown: only what it published by itself is reported"
 		var all []fileDiags
 		for _, e := range c.s.srv.AllDiagnostics() {
@@ -189,12 +186,10 @@ func (c *call) workspaceFileDiagnostics(ctx context.Context, pull bool, out *dia
 	if err != nil {
 		return nil, err
 	}
-	if n := len(paths) - len(docs); n > 0 && out.Complete {
-		out.Complete = false
-		out.Incomplete = fmt.Sprintf("%d of %d source files could not be opened within %s", n, len(paths), wait.Round(time.Second))
+	if n := len(paths) - len(docs); n > 0 {
+		out.Incomplete = joinReason(out.Incomplete, fmt.Sprintf("%d of %d source files could not be opened within %s", n, len(paths), wait.Round(time.Second)))
 	}
 	if more {
-		out.Complete = false
 		out.Incomplete = joinReason(out.Incomplete, fmt.Sprintf("the workspace has more than %d source files; only the first %d were checked (ask for a file, or a server with workspace diagnostics)", maxWorkspaceFiles, maxWorkspaceFiles))
 	}
 	if pull {
@@ -281,7 +276,6 @@ func (c *call) diagnosticsOfDocs(ctx context.Context, docs []*document, pull boo
 	}
 	switch {
 	case len(missing) > 0:
-		out.Complete = false
 		shown := missing[:min(len(missing), 5)]
 		reason := fmt.Sprintf("%s published no diagnostics for %d of %d files within %s: %s", c.s.serverName(), len(missing), len(docs), wait.Round(time.Second), strings.Join(shown, ", "))
 		if len(missing) > len(shown) {
@@ -289,12 +283,10 @@ func (c *call) diagnosticsOfDocs(ctx context.Context, docs []*document, pull boo
 		}
 		out.Incomplete = joinReason(out.Incomplete, reason)
 	case !settled:
-		out.Complete = false
 		out.Incomplete = joinReason(out.Incomplete, fmt.Sprintf("%s was still working after %s (work-done progress or messages); later diagnostics may be missing", c.s.serverName(), wait.Round(time.Second)))
 	case barrierFailed:
 		// Without the barrier nothing says the analyzers' pass has been
 		// published: a quiet moment comes between the passes.
-		out.Complete = false
 		out.Incomplete = joinReason(out.Incomplete, fmt.Sprintf("%s did not run %s; diagnostics of its later passes (analyzers) may be missing", c.s.serverName(), goplsDiagnoseFiles))
 	}
 	return all, nil
@@ -456,6 +448,7 @@ type typeMembersOutput struct {
 	File    string       `json:"file"`
 	Line    int          `json:"line"`
 	Members []SymbolNode `json:"members"`
+	Coverage
 }
 
 func typeMembers(ctx context.Context, c *call, in *targetInput) (*typeMembersOutput, error) {

@@ -46,6 +46,7 @@ type findSubclassesOutput struct {
 	Type       HierarchyNode `json:"type"`
 	Subclasses []Subclass    `json:"subclasses"`
 	Total      int           `json:"total"`
+	Coverage
 }
 
 func findSubclasses(ctx context.Context, c *call, in *findSubclassesInput) (*findSubclassesOutput, error) {
@@ -148,6 +149,7 @@ type findOverridesOutput struct {
 	Member    string     `json:"member"`
 	Overrides []Override `json:"overrides"`
 	Total     int        `json:"total"`
+	Coverage
 }
 
 // memberKinds of declarations that can override or implement a member.
@@ -326,6 +328,7 @@ type findUsagesOutput struct {
 	Offset     int            `json:"offset"`
 	Usages     []Usage        `json:"usages"`
 	NextOffset *int           `json:"next_offset,omitempty"`
+	Coverage
 }
 
 func findUsages(ctx context.Context, c *call, in *findUsagesInput) (*findUsagesOutput, error) {
@@ -460,6 +463,7 @@ type methodOverloadsOutput struct {
 	Container string           `json:"container" jsonschema:"the type declaring the overloads"`
 	Overloads []MethodOverload `json:"overloads"`
 	Total     int              `json:"total"`
+	Coverage
 }
 
 var callableKinds = []lsp.SymbolKind{lsp.ParseSymbolKind("method"), lsp.ParseSymbolKind("function"), lsp.ParseSymbolKind("constructor"), lsp.ParseSymbolKind("operator")}

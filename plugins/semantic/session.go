@@ -36,6 +36,10 @@ type session struct {
 	// $/progress notification or a log message), in Unix nanoseconds:
 	// readyTimeout counts from it.
 	lastSign atomic.Int64
+	// loadProblem says why the server's answers miss code of the
+	// workspace although it started (checkLoad), or is "". It lasts as
+	// long as the session: a project file's change restarts the server.
+	loadProblem string
 
 	// docs are the documents open in the server. A call opens a document
 	// only when it needs the server to see exactly langhost's copy (an
@@ -199,6 +203,7 @@ func startSession(ctx context.Context, e *Engine, argv []string) (*session, erro
 		}
 		return nil, failure.Wrap(failure.Internal, err, "initializing language server %s", s.name)
 	}
+	s.loadProblem = s.checkLoad(rctx)
 	s.readyMu.Lock()
 	s.ready, s.readyAt = true, time.Now()
 	s.readyMu.Unlock()

@@ -925,7 +925,9 @@ func (c *csCLI) call(ctx context.Context, tool string, in map[string]any) (*csRe
 	if err != nil {
 		return nil, 0, err
 	}
-	cmd := exec.CommandContext(ctx, c.exe, "run", "csharp."+tool, "--input", string(body), "--workspace", c.ws, "--format", "json")
+	// csharp-ls runs the solution's MSBuild design-time build: consent for
+	// the call, as an MCP client's approval gives it.
+	cmd := exec.CommandContext(ctx, c.exe, "run", "csharp."+tool, "--input", string(body), "--workspace", c.ws, "--format", "json", "--allow-workspace-code")
 	cmd.Env = c.env
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
