@@ -119,6 +119,7 @@ func (e *Engine) Invoke(ctx context.Context, req pluginapi.InvokeRequest, progre
 	if err != nil {
 		return nil, err
 	}
+	defer s.calls.RUnlock()
 	ctx, cancel := context.WithTimeout(ctx, e.cfg.requestTimeout())
 	defer cancel()
 	// Documents the operation opens are closed when it ends, so that the
@@ -234,7 +235,8 @@ func (e *Engine) ServerPID() int {
 }
 
 // session returns the running session, starting one if the server is not
-// running (never started, or crashed since the last call).
+// running (never started, or crashed since the last call), for one call:
+// the caller holds s.calls for reading until the call ends.
 func (e *Engine) session(ctx context.Context, progress pluginapi.ProgressFunc) (*session, error) {
 	e.mu.Lock()
 	defer e.mu.Unlock()
@@ -247,21 +249,35 @@ func (e *Engine) session(ctx context.Context, progress pluginapi.ProgressFunc) (
 			changed = e.sess.watch.structureChanged(ctx)
 		}
 		if changed == "" {
+			e.sess.calls.RLock()
 			return e.sess, nil
 		}
 		// The server would go on answering from the projects it
 		// loaded (structureFiles): the next answer must be a cold one.
+		// The calls in flight finish on it first; new ones wait on e.mu.
 		e.log.Info("a project file changed on disk; restarting the language server", "file", changed)
+		e.sess.calls.Lock()
 		e.sess.close(ctx)
+		e.sess.calls.Unlock()
 		e.sess = nil
-		return e.startLocked(ctx, progress)
+		return e.startForCall(ctx, progress)
 	}
 	if e.sess != nil {
 		e.log.Warn("language server exited; restarting", "error", e.sess.srv.ExitError())
 		e.sess.close(ctx)
 		e.sess = nil
 	}
-	return e.startLocked(ctx, progress)
+	return e.startForCall(ctx, progress)
+}
+
+// startForCall starts a session for the call that asked for it.
+func (e *Engine) startForCall(ctx context.Context, progress pluginapi.ProgressFunc) (*session, error) {
+	s, err := e.startLocked(ctx, progress)
+	if err != nil {
+		return nil, err
+	}
+	s.calls.RLock()
+	return s, nil
 }
 
 func (e *Engine) setProgress(p pluginapi.ProgressFunc) {

@@ -28,6 +28,10 @@ type session struct {
 	version string
 	caps    map[string]json.RawMessage
 
+	// calls is held for reading by every call using the session, so that
+	// a restart for a changed project file waits for the calls in flight.
+	calls sync.RWMutex
+
 	readyMu   sync.Mutex
 	ready     bool
 	startedAt time.Time // when the server was started

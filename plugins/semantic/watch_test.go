@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/langhost/langhost/plugins/lsp"
 )
@@ -272,5 +273,75 @@ func TestWatcherNewDirectory(t *testing.T) {
 	}
 	if n := len(w.watchedDirs()); n != 1 {
 		t.Errorf("watching %d directories after removing a, want 1 (the root): %v", n, w.watchedDirs())
+	}
+}
+
+// A project file changed while a call is in flight restarts the server
+// for the next call, not under the call: the call in flight finishes on
+// the server it started with. Here a transaction is between its check and
+// its write when go.mod changes and another call arrives.
+func TestRestartWaitsForCallsInFlight(t *testing.T) {
+	requireTool(t, "gopls")
+	root := copyTree(t, filepath.Join("testdata", "gomod"))
+	e := openEngine(t, root, "go", goplsConfig)
+	mustInvoke(t, e, "find_symbol", map[string]any{"query": "TotalArea"}) // the server runs
+	first := e.ServerPID()
+	next := make(chan error, 1)
+	e.sess.beforePersist = func() {
+		writeFile(t, filepath.Join(root, "go.mod"), "module example.com/shapes\n\ngo 1.23\n")
+		go func() {
+			_, err := invoke(t, e, "find_symbol", map[string]any{"query": "TotalArea"})
+			next <- err
+		}()
+		// Long enough for the other call to restart the server under
+		// this one, were it allowed to.
+		time.Sleep(time.Second)
+	}
+	edit := map[string]any{"file": "calc/calc.go", "edits": []map[string]string{{"old_text": "// A calls B.", "new_text": "// A calls B, twice."}}}
+	if _, err := invokeConfirmed(t, e, "edit_file", edit); err != nil {
+		t.Fatalf("the call in flight when go.mod changed: %v", err)
+	}
+	if !strings.Contains(readFile(t, root, "calc/calc.go"), "// A calls B, twice.") {
+		t.Error("the edit was not written")
+	}
+	if err := <-next; err != nil {
+		t.Fatalf("the call that restarted the server: %v", err)
+	}
+	if e.ServerPID() == first {
+		t.Error("the server was not restarted after go.mod changed")
+	}
+}
+
+// A read-only call in flight (diagnostics of the whole workspace, which
+// waits about a second for the server's publications) when another call
+// restarts the server for a changed go.mod answers from the server it
+// started with, in full.
+func TestRestartWaitsForReadsInFlight(t *testing.T) {
+	requireTool(t, "gopls")
+	root := copyTree(t, filepath.Join("testdata", "gomod"))
+	e := openEngine(t, root, "go", goplsConfig)
+	mustInvoke(t, e, "find_symbol", map[string]any{"query": "TotalArea"}) // the server runs
+	first := e.ServerPID()
+	inFlight := make(chan map[string]any, 1)
+	go func() {
+		out, err := invoke(t, e, "diagnostics", map[string]any{})
+		if err != nil {
+			t.Errorf("the call in flight when go.mod changed: %v", err)
+		}
+		inFlight <- out
+	}()
+	time.Sleep(200 * time.Millisecond)
+	writeFile(t, filepath.Join(root, "go.mod"), "module example.com/shapes\n\ngo 1.23\n")
+	time.Sleep(200 * time.Millisecond) // the watcher's debounce
+	if _, err := invoke(t, e, "find_symbol", map[string]any{"query": "TotalArea"}); err != nil {
+		t.Fatalf("the call that restarted the server: %v", err)
+	}
+	// Its server, closed under it, published nothing more: it would say
+	// it was incomplete.
+	if out := <-inFlight; out != nil && out["complete"] != true {
+		t.Errorf("the call in flight when go.mod changed: %s", dump(out))
+	}
+	if e.ServerPID() == first {
+		t.Error("the server was not restarted after go.mod changed")
 	}
 }
