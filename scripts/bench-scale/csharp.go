@@ -1365,7 +1365,7 @@ func printCSharp(cfg benchConfig, detail string, ops []csOp, colds [3][]time.Dur
 		return c.queries != n && !slices.Contains([]int{20, 50, 250, cfg.queries}, c.queries)
 	})
 	fmt.Printf("%d rounds; in each, every operation through the three paths in turn, on the next of its targets. first: the first query after the load; warm: the rest. langhost's detail: %s.\n\n", n, detailSaid(detail))
-	fmt.Println("| operation | raw: first | raw: warm median | MCP: first | MCP: warm median (× raw) | MCP p95 | in the plugin | CLI: first | CLI: warm median (× raw) | seed's cached figure |")
+	fmt.Println("| operation | raw: first | raw: warm median | MCP: first | MCP: warm median (× raw) | MCP p95 | in the plugin (CLI's duration_ms) | CLI: first | CLI: warm median (× raw) | seed's cached figure |")
 	fmt.Println("|---|---|---|---|---|---|---|---|---|---|")
 	for i, op := range ops {
 		s := stats[i]
@@ -1381,8 +1381,10 @@ func printCSharp(cfg benchConfig, detail string, ops []csOp, colds [3][]time.Dur
 			}
 			return fmt.Sprintf("%s (%.2f×)", ms(m), float64(m)/float64(rawMed))
 		}
-		inner := make([]sample, len(s[pathMCP].inner))
-		for j, d := range s[pathMCP].inner {
+		// The time inside the tool call: MCP's semantic results no longer
+		// carry duration_ms (each fact once), the CLI's envelope does.
+		inner := make([]sample, len(s[pathCLI].inner))
+		for j, d := range s[pathCLI].inner {
 			inner[j].d = d
 		}
 		fmt.Printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n", op.name,
