@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/langhost/langhost/plugins/lsp"
+	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 )
 
 // Answer is the comparable part of an answer: a multiset of keys
@@ -609,7 +610,9 @@ func Ops() []Op {
 				var keys []string
 				for _, d := range diags {
 					l, c := m.LineColumn(d.Range.Start)
-					keys = append(keys, fmt.Sprintf("%d:%d %s %s", l, c, d.Severity, d.CodeString()))
+					// langhost's diagnostics shape names severities
+					// its own way ("info" for LSP's "information").
+					keys = append(keys, fmt.Sprintf("%d:%d %s %s", l, c, diagnostic.NormalizeSeverity(d.Severity.String()), d.CodeString()))
 				}
 				return answerOf(keys), nil
 			},
