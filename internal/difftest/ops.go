@@ -608,7 +608,15 @@ func Ops() []Op {
 					return Answer{}, err
 				}
 				var keys []string
+				seen := map[string]bool{}
 				for _, d := range diags {
+					// langhost lists a diagnostic the server sent twice
+					// once (docs/output.md).
+					exact := fmt.Sprintf("%v %d %s %s %s", d.Range, d.Severity, d.CodeString(), d.Source, d.Message)
+					if seen[exact] {
+						continue
+					}
+					seen[exact] = true
 					l, c := m.LineColumn(d.Range.Start)
 					// langhost's diagnostics shape names severities
 					// its own way ("info" for LSP's "information").

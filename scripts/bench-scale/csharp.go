@@ -460,9 +460,15 @@ func locationsOf(list string) func(r *csResult) (answer, error) {
 		if err := json.Unmarshal(r.data, &st); err != nil {
 			return answer{}, err
 		}
-		var items []struct {
+		type loc struct {
 			File string `json:"file"`
 			Line int    `json:"line"`
+		}
+		// A partial type's other declarations are its parts: langhost
+		// lists the type once, the server each declaration.
+		var items []struct {
+			loc
+			Parts []loc `json:"parts"`
 		}
 		if raw := st[list]; len(raw) > 0 {
 			if err := json.Unmarshal(raw, &items); err != nil {
@@ -475,6 +481,10 @@ func locationsOf(list string) func(r *csResult) (answer, error) {
 		}
 		for _, it := range items {
 			a.keys = append(a.keys, fmt.Sprintf("%s:%d", it.File, it.Line))
+			for _, p := range it.Parts {
+				a.keys = append(a.keys, fmt.Sprintf("%s:%d", p.File, p.Line))
+				a.n++
+			}
 		}
 		slices.Sort(a.keys)
 		return a, nil
@@ -683,6 +693,8 @@ func rawDiagnostics(ctx context.Context, r *csRaw, t csTarget) (answer, error) {
 		}
 		diags = e.Diagnostics
 	}
+	// langhost lists a diagnostic the server sent twice once (docs/output.md).
+	diags = uniqueDiagnostics(diags)
 	a := answer{n: len(diags)}
 	for _, d := range diags {
 		a.keys = append(a.keys, fmt.Sprintf("%d:%s", d.Range.Start.Line+1, d.CodeString()))
@@ -690,6 +702,20 @@ func rawDiagnostics(ctx context.Context, r *csRaw, t csTarget) (answer, error) {
 	slices.Sort(a.keys)
 	a.keys = slices.Compact(a.keys)
 	return a, nil
+}
+
+// uniqueDiagnostics drops the exact repeats of a diagnostic.
+func uniqueDiagnostics(ds []lsp.Diagnostic) []lsp.Diagnostic {
+	seen := map[string]bool{}
+	var out []lsp.Diagnostic
+	for _, d := range ds {
+		key := fmt.Sprintf("%v %d %s %s %s", d.Range, d.Severity, d.CodeString(), d.Source, d.Message)
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, d)
+		}
+	}
+	return out
 }
 
 func rawOrganize(ctx context.Context, r *csRaw, t csTarget) (answer, error) {
