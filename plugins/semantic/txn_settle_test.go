@@ -282,6 +282,7 @@ func TestTxnSettlePublishesFinalVersions(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
+			defer s.calls.RUnlock()
 			ctx, lease := withLease(ctx)
 			defer s.release(ctx, lease)
 			var changes []fileChange

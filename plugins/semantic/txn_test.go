@@ -4,13 +4,15 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"github.com/langhost/langhost/internal/lsptest/roslyntest"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"sync"
 	"testing"
 
+	"github.com/langhost/langhost/internal/lsptest"
+	"github.com/langhost/langhost/internal/lsptest/roslyntest"
 	"github.com/langhost/langhost/internal/txnlog"
 	"github.com/langhost/langhost/plugins/pluginapi/diagnostic"
 	"github.com/langhost/langhost/plugins/pluginapi/failure"
@@ -469,5 +471,32 @@ func TestTransactionOperationsDescribed(t *testing.T) {
 	}
 	if len(want) > 0 {
 		t.Errorf("operations missing from the catalogue: %v", want)
+	}
+}
+
+// A server that publishes no diagnostics for an edited file (a loaded
+// gopls, now and then, late under load) leaves the edit unchecked: the
+// transaction fails closed, saying so, and writes nothing. The server is
+// real gopls behind a proxy that drops its publications.
+func TestTxnFailsClosedWithoutDiagnostics(t *testing.T) {
+	requireTool(t, "gopls")
+	gopls, err := exec.LookPath("gopls")
+	if err != nil {
+		t.Fatal(err)
+	}
+	root := copyTree(t, filepath.Join("testdata", "gomod"))
+	cfg := goplsConfig
+	cfg.Command = lsptest.Build(t, "github.com/langhost/langhost/internal/lsptest/muteproxy")
+	cfg.Args = []string{"-drop", "textDocument/publishDiagnostics", "--", gopls}
+	e := openEngine(t, root, "go", cfg)
+	before := readFile(t, root, "calc/calc.go")
+	edit := map[string]any{"file": "calc/calc.go", "edits": []map[string]string{{"old_text": "\treturn total\n", "new_text": "\treturn \"total\"\n"}}}
+	_, err = invokeConfirmed(t, e, "edit_file", edit)
+	fe := wantCode(t, err, failure.Timeout, "")
+	if fe != nil && (!strings.Contains(fe.Message, "published no diagnostics") || !strings.Contains(fe.Message, "calc/calc.go") || !strings.Contains(fe.Message, "nothing was written")) {
+		t.Errorf("message = %q, want that the edit of calc/calc.go could not be checked", fe.Message)
+	}
+	if got := readFile(t, root, "calc/calc.go"); got != before {
+		t.Errorf("calc/calc.go was written although unchecked:\n%s", got)
 	}
 }
