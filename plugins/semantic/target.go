@@ -215,7 +215,7 @@ func (c *call) resolveName(ctx context.Context, t Target) (*resolved, error) {
 			matches = append(matches, si)
 		}
 	}
-	matches = c.preferWorkspace(dedupe(matches))
+	matches = c.preferWorkspace(c.dedupe(ctx, matches))
 	if len(matches) == 0 && c.s.capped(len(syms)) {
 		// The server's list was cut at its cap: the declaration may be
 		// among what it left out. Resolve from the declarations of the
@@ -409,8 +409,25 @@ func (s *session) capped(n int) bool {
 
 // dedupe lists each symbol once: a declaration the server reports once
 // per project that compiles its file (a linked file), and a partial
-// type's parts (one type, declared in several files).
-func dedupe(syms []lsp.SymbolInformation) []lsp.SymbolInformation {
+// type's parts (one type, declared in several files). Types of the same
+// name are one type only when their declarations sit in the same chain of
+// namespaces and types: csharp-ls names no container for a type, so two
+// nested classes MyTest of different tests are two symbols. Only types
+// whose names collide have their files' outlines read.
+func (c *call) dedupe(ctx context.Context, syms []lsp.SymbolInformation) []lsp.SymbolInformation {
+	typeKey := func(si lsp.SymbolInformation) string {
+		switch si.Kind.String() {
+		case "class", "struct", "interface":
+			return fmt.Sprintf("%d\x00%s\x00%s", si.Kind, si.ContainerName, si.Name)
+		}
+		return ""
+	}
+	named := map[string]int{}
+	for _, si := range syms {
+		if k := typeKey(si); k != "" {
+			named[k]++
+		}
+	}
 	seen := map[string]bool{}
 	var out []lsp.SymbolInformation
 	for _, si := range syms {
@@ -418,9 +435,15 @@ func dedupe(syms []lsp.SymbolInformation) []lsp.SymbolInformation {
 		if si.Location.Range != nil {
 			key += fmt.Sprint(si.Location.Range.Start)
 		}
-		switch si.Kind.String() {
-		case "class", "struct", "interface":
-			key = fmt.Sprintf("%d\x00%s\x00%s", si.Kind, si.ContainerName, si.Name)
+		if k := typeKey(si); k != "" && named[k] > 1 {
+			key = k
+			if si.Location.Range != nil {
+				if sym, chain := c.declarationOf(ctx, lsp.Location{URI: si.Location.URI, Range: *si.Location.Range}); sym != nil {
+					if id := typeIdentity(sym, chain); id != "" {
+						key = id
+					}
+				}
+			}
 		}
 		if !seen[key] {
 			seen[key] = true

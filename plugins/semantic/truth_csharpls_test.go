@@ -73,6 +73,15 @@ func TestCSharpLSAnswersTrue(t *testing.T) {
 			t.Errorf("find_implementations ICart: %s", dump(out))
 		}
 	})
+	t.Run("two nested types of one name are two symbols", func(t *testing.T) {
+		// csharp-ls names no container for either Options.
+		out := mustInvoke(t, e, "find_symbol", map[string]any{"query": "Options", "kind": "class"})
+		if get(t, out, "total") != 2 {
+			t.Errorf("find_symbol Options: %s", dump(out))
+		}
+		_, err := invoke(t, e, "symbol_info", map[string]any{"symbol": "Options"})
+		wantCode(t, err, failure.Ambiguous, "")
+	})
 	t.Run("a linked file's method once", func(t *testing.T) {
 		out := mustInvoke(t, e, "find_symbol", map[string]any{"query": "Stamp"})
 		if get(t, out, "total") != 1 {
