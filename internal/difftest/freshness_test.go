@@ -128,6 +128,28 @@ var freshCases = []freshCase{
 		change: func(t *testing.T, ws string) {
 			write(t, filepath.Join(ws, "Zoo.slnx"), "<Solution>\n  <Project Path=\"src/Zoo.Core/Zoo.Core.csproj\" />\n</Solution>\n")
 		}},
+	{name: "new-file", lang: "csharp", fixture: "plugins/semantic/testdata/zoo", changes: true,
+		input: map[string]any{"symbol": "Animal", "kind": "class", "limit": 100000, "detail": "standard"},
+		change: func(t *testing.T, ws string) {
+			write(t, filepath.Join(ws, "src", "Zoo.App", "Visitor.cs"), "namespace Zoo.App;\n\npublic static class Visitor\n{\n    public static string Meet(Zoo.Core.Animal a) => a.Speak();\n}\n")
+		}},
+	{name: "deleted-file", lang: "csharp", fixture: "plugins/semantic/testdata/zoo", changes: true,
+		input: map[string]any{"symbol": "Animal", "kind": "class", "limit": 100000, "detail": "standard"},
+		change: func(t *testing.T, ws string) {
+			if err := os.Remove(filepath.Join(ws, "src", "Zoo.Core", "Cat.cs")); err != nil {
+				t.Fatal(err)
+			}
+		}},
+	{name: "new-file", lang: "python", fixture: "plugins/semantic/testdata/pypkg", changes: true,
+		input: map[string]any{"symbol": "Animal", "limit": 100000, "detail": "standard"},
+		change: func(t *testing.T, ws string) {
+			write(t, filepath.Join(ws, "zoo", "vet.py"), "from zoo.animals import Animal\n\n\ndef check(animal: Animal) -> str:\n    return animal.speak()\n")
+		}},
+	{name: "new-file", lang: "typescript", fixture: "plugins/semantic/testdata/tsproj", changes: true,
+		input: map[string]any{"symbol": "Shape", "kind": "interface", "limit": 100000, "detail": "standard"},
+		change: func(t *testing.T, ws string) {
+			write(t, filepath.Join(ws, "src", "extra.ts"), "import type { Shape } from \"./shape.js\";\n\nexport function twice(s: Shape): number {\n  return 2 * s.area();\n}\n")
+		}},
 	{name: "pyproject.toml", lang: "python", fixture: "plugins/semantic/testdata/pypkg", changes: true,
 		input: map[string]any{"symbol": "Animal", "limit": 100000, "detail": "standard"},
 		change: func(t *testing.T, ws string) {
@@ -158,7 +180,7 @@ func TestFreshness(t *testing.T) {
 	}
 	for _, c := range freshCases {
 		for _, via := range []string{"cli-daemon", "mcp"} {
-			t.Run(c.name+"/"+via, func(t *testing.T) {
+			t.Run(c.lang+"/"+c.name+"/"+via, func(t *testing.T) {
 				requireServer(t, Languages[c.lang])
 				ws := copyFixture(t, c.fixture)
 				if c.setup != nil {

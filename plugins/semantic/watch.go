@@ -600,7 +600,47 @@ func (s *session) flushWatched(ctx context.Context) error {
 			created = append(created, p)
 		}
 	}
+	if !s.takesWatchedFiles() {
+		return s.openCreated(ctx, created)
+	}
 	return s.loadPackagesOf(ctx, created)
+}
+
+// takesWatchedFiles reports whether the server asked to be told of files
+// changed on disk (it registered workspace/didChangeWatchedFiles).
+func (s *session) takesWatchedFiles() bool {
+	for _, r := range s.srv.Registrations() {
+		if r.Method == "workspace/didChangeWatchedFiles" {
+			return true
+		}
+	}
+	return false
+}
+
+// openCreated opens the created source files for the rest of the call,
+// for a server that cannot be told of them: typescript-language-server
+// 5.1.3 ignores didChangeWatchedFiles, and its tsserver, which watches the
+// project's directories itself, took about a second to add a new file to
+// the project, answering find_references without its uses until then. A
+// file opened is in its project at once; a deleted one leaves at once.
+func (s *session) openCreated(ctx context.Context, created []string) error {
+	for i, p := range created {
+		if i == maxPackageLoads {
+			s.e.log.Debug("too many new files to open now", "limit", maxPackageLoads)
+			break
+		}
+		// A named pipe would block the read, and a symlink may lead anywhere.
+		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
+			continue
+		}
+		if _, err := s.document(ctx, p); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			s.e.log.Debug("opening a new file", "file", p, "error", err)
+		}
+	}
+	return nil
 }
 
 // goplsListImports is gopls's command that lists a file's imports. To
