@@ -43,11 +43,16 @@ type Index struct {
 // skipDirs are directories no server loads as part of the project.
 var skipDirs = map[string]bool{".git": true, "node_modules": true, "bin": true, "obj": true, "vendor": true, "testdata": true, ".langhost": true, "__pycache__": true, "dist": true, "out": true, "build": true}
 
-// SourceFiles lists the files of lang under ws, workspace-relative, sorted;
+// SourceFiles lists the files of lang under ws that are in the server's
+// project (projectScope), workspace-relative, sorted;
 // at most max of them (0: all), spread evenly over the sorted list.
 func SourceFiles(ws string, lang Language, max int) ([]string, error) {
+	scope, err := projectScope(ws, lang)
+	if err != nil {
+		return nil, err
+	}
 	var files []string
-	err := filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
+	err = filepath.WalkDir(ws, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -62,7 +67,9 @@ func SourceFiles(ws string, lang Language, max int) ([]string, error) {
 			if err != nil {
 				return err
 			}
-			files = append(files, filepath.ToSlash(rel))
+			if rel = filepath.ToSlash(rel); inScope(scope, rel) {
+				files = append(files, rel)
+			}
 		}
 		return nil
 	})
@@ -155,7 +162,11 @@ var (
 
 func (ix *Index) pick(ctx context.Context, r *Raw, n int) error {
 	add := func(why string, d Decl, at Loc) {
-		ix.Targets = append(ix.Targets, Target{Why: why, Decl: d, At: at, Name: bareName(d.Name)})
+		t := Target{Why: why, Decl: d, At: at, Name: bareName(d.Name)}
+		if positional(t) && anonymous(d.Name) {
+			return
+		}
+		ix.Targets = append(ix.Targets, t)
 	}
 	// Identifier frequency over the files: how widely a name is used.
 	uses := map[string]int{}
@@ -328,6 +339,15 @@ func (ix *Index) generic(r *Raw, d Decl) bool {
 		return goGenericRE.MatchString(rest)
 	}
 	return strings.HasPrefix(rest, "<") && !strings.HasPrefix(rest, "<=") && !strings.HasPrefix(rest, "<<")
+}
+
+// anonymous reports whether a document symbol names no declaration a
+// user could address: typescript-language-server lists anonymous
+// functions and classes as "<function>" and "<class>", and a function
+// passed as an argument as "ky.#retryFromError() callback", whose bare
+// name would be the callee's.
+func anonymous(name string) bool {
+	return strings.HasPrefix(name, "<") || strings.HasSuffix(name, ") callback")
 }
 
 // runeCol is the 1-based column in runes of byte offset i of text.

@@ -368,6 +368,8 @@ func TestNamePath(t *testing.T) {
 		{in: "Area(int, List<string>)", segs: "Area", params: "int|List<string>"},
 		{in: "Area()", segs: "Area", params: ""},
 		{in: "Shape/Area#2", segs: "Shape Area", index: 2},
+		{in: "Counter/#step", segs: "Counter #step"},
+		{in: "Counter/#step#2", segs: "Counter #step", index: 2},
 		{in: "../etc/passwd", bad: true},
 		{in: "a//b", bad: true},
 		{in: "Area#x", bad: true},
