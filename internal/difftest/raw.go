@@ -159,9 +159,16 @@ func (r *Raw) Supports(capability string) bool {
 	return ok && string(v) != "false" && string(v) != "null"
 }
 
+// settleLimit bounds how long Settle waits for the server to index.
+const settleLimit = 10 * time.Minute
+
 // Settle waits until the server finds probe by name in the workspace, its
 // progress ended and it has been quiet for a second: a loaded workspace.
 func (r *Raw) Settle(ctx context.Context, probe Decl) error {
+	// A server that never indexes the probe (a file outside its project)
+	// must fail the run, not hang it; a large solution loads in minutes.
+	ctx, cancel := context.WithTimeout(ctx, settleLimit)
+	defer cancel()
 	if err := r.open(ctx, probe.File); err != nil {
 		return err
 	}
