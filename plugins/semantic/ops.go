@@ -128,7 +128,7 @@ func findSymbol(ctx context.Context, c *call, in *findSymbolInput) (*findSymbolO
 		return nil, err
 	}
 	capped := c.s.capped(len(syms))
-	syms = dedupe(syms)
+	syms = dedupe(syms, c.typeIdentityOf(ctx))
 	kind := lsp.ParseSymbolKind(in.Kind)
 	var kept []lsp.SymbolInformation
 	for _, si := range syms {

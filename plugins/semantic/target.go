@@ -215,7 +215,7 @@ func (c *call) resolveName(ctx context.Context, t Target) (*resolved, error) {
 			matches = append(matches, si)
 		}
 	}
-	matches = c.preferWorkspace(dedupe(matches))
+	matches = c.preferWorkspace(dedupe(matches, c.typeIdentityOf(ctx)))
 	if len(matches) == 0 && c.s.capped(len(syms)) {
 		// The server's list was cut at its cap: the declaration may be
 		// among what it left out. Resolve from the declarations of the
@@ -409,8 +409,18 @@ func (s *session) capped(n int) bool {
 
 // dedupe lists each symbol once: a declaration the server reports once
 // per project that compiles its file (a linked file), and a partial
-// type's parts (one type, declared in several files).
-func dedupe(syms []lsp.SymbolInformation) []lsp.SymbolInformation {
+// type's parts (one type, declared in several files). identity names the
+// type a symbol declares when the server gave no container; "" keeps it
+// apart.
+func dedupe(syms []lsp.SymbolInformation, identity func(lsp.SymbolInformation) string) []lsp.SymbolInformation {
+	// Types that share a kind and a name with another: only those need
+	// their identity, which may cost the file's outline.
+	names := map[string]int{}
+	for _, si := range syms {
+		if isTypeKind(si.Kind) {
+			names[fmt.Sprintf("%d\x00%s\x00%s", si.Kind, si.ContainerName, si.Name)]++
+		}
+	}
 	seen := map[string]bool{}
 	var out []lsp.SymbolInformation
 	for _, si := range syms {
@@ -418,9 +428,15 @@ func dedupe(syms []lsp.SymbolInformation) []lsp.SymbolInformation {
 		if si.Location.Range != nil {
 			key += fmt.Sprint(si.Location.Range.Start)
 		}
-		switch si.Kind.String() {
-		case "class", "struct", "interface":
-			key = fmt.Sprintf("%d\x00%s\x00%s", si.Kind, si.ContainerName, si.Name)
+		if isTypeKind(si.Kind) {
+			switch named := fmt.Sprintf("%d\x00%s\x00%s", si.Kind, si.ContainerName, si.Name); {
+			case si.ContainerName != "":
+				key = named
+			case names[named] > 1 && identity != nil:
+				if id := identity(si); id != "" {
+					key = id
+				}
+			}
 		}
 		if !seen[key] {
 			seen[key] = true
@@ -428,6 +444,32 @@ func dedupe(syms []lsp.SymbolInformation) []lsp.SymbolInformation {
 		}
 	}
 	return out
+}
+
+func isTypeKind(k lsp.SymbolKind) bool {
+	switch k.String() {
+	case "class", "struct", "interface":
+		return true
+	}
+	return false
+}
+
+// typeIdentityOf names the type a workspace symbol declares by its
+// containers in its file's outline (namespace and enclosing types), so
+// that the parts of one partial type are one and two nested types of one
+// name in different types (csharp-ls names no container for either) are
+// two. "" when the outline does not say.
+func (c *call) typeIdentityOf(ctx context.Context) func(lsp.SymbolInformation) string {
+	return func(si lsp.SymbolInformation) string {
+		if si.Location.Range == nil {
+			return ""
+		}
+		sym, chain := c.declarationOf(ctx, lsp.Location{URI: si.Location.URI, Range: *si.Location.Range})
+		if sym == nil {
+			return ""
+		}
+		return typeIdentity(sym, chain)
+	}
 }
 
 func rankNames(name string, names []string) []string {

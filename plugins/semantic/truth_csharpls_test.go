@@ -73,6 +73,17 @@ func TestCSharpLSAnswersTrue(t *testing.T) {
 			t.Errorf("find_implementations ICart: %s", dump(out))
 		}
 	})
+	t.Run("same-named nested types are two", func(t *testing.T) {
+		// Found on Newtonsoft.Json: three RegexTestClass classes, nested in
+		// three test classes, were listed as one.
+		out := mustInvoke(t, e, "find_symbol", map[string]any{"query": "Memo", "kind": "class"})
+		if get(t, out, "total") != 2 {
+			t.Errorf("find_symbol Memo: %s", dump(out))
+		}
+		if _, err := invoke(t, e, "symbol_info", map[string]any{"symbol": "Memo"}); failure.CodeOf(err) != failure.Ambiguous {
+			t.Errorf("symbol_info Memo: want ambiguous_target, got %v", err)
+		}
+	})
 	t.Run("a linked file's method once", func(t *testing.T) {
 		out := mustInvoke(t, e, "find_symbol", map[string]any{"query": "Stamp"})
 		if get(t, out, "total") != 1 {

@@ -1,0 +1,13 @@
+namespace Shop.Core;
+
+// Two types named Memo, nested in different classes: two symbols, not the
+// parts of one partial type (csharp-ls names no container for either).
+public class Invoice
+{
+    public class Memo { public string Text = ""; }
+}
+
+public class Refund
+{
+    public class Memo { public string Reason = ""; }
+}
