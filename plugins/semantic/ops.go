@@ -107,6 +107,9 @@ type SymbolItem struct {
 	Kind      string `json:"kind"`
 	Container string `json:"container,omitempty"`
 	Loc
+	// Parts are the other declarations of the same type (a C# partial
+	// class), which is listed once.
+	Parts []Loc `json:"parts,omitempty"`
 }
 
 type findSymbolOutput struct {
@@ -128,7 +131,13 @@ func findSymbol(ctx context.Context, c *call, in *findSymbolInput) (*findSymbolO
 		return nil, err
 	}
 	capped := c.s.capped(len(syms))
-	syms = dedupe(syms, c.typeIdentityOf(ctx))
+	syms, parts := dedupeParts(syms, c.typeIdentityOf(ctx))
+	partsOf := map[*lsp.Range][]lsp.Location{}
+	for i, si := range syms {
+		if si.Location.Range != nil && len(parts[i]) > 0 {
+			partsOf[si.Location.Range] = parts[i]
+		}
+	}
 	kind := lsp.ParseSymbolKind(in.Kind)
 	var kept []lsp.SymbolInformation
 	for _, si := range syms {
@@ -170,6 +179,13 @@ func findSymbol(ctx context.Context, c *call, in *findSymbolInput) (*findSymbolO
 			item.Container = si.ContainerName
 		} else {
 			item.Column = 0
+		}
+		for _, p := range partsOf[si.Location.Range] {
+			l := c.loc(p.URI, p.Range, in.Detail)
+			if in.Detail == detailCompact {
+				l.Column = 0
+			}
+			item.Parts = append(item.Parts, l)
 		}
 		out.Symbols = append(out.Symbols, item)
 	}

@@ -413,6 +413,13 @@ func (s *session) capped(n int) bool {
 // type a symbol declares when the server gave no container; "" keeps it
 // apart.
 func dedupe(syms []lsp.SymbolInformation, identity func(lsp.SymbolInformation) string) []lsp.SymbolInformation {
+	out, _ := dedupeParts(syms, identity)
+	return out
+}
+
+// dedupeParts is dedupe, also returning, for each symbol kept, the other
+// places the server declared it: the other parts of a partial type.
+func dedupeParts(syms []lsp.SymbolInformation, identity func(lsp.SymbolInformation) string) ([]lsp.SymbolInformation, [][]lsp.Location) {
 	// Types that share a kind and a name with another: only those need
 	// their identity, which may cost the file's outline.
 	names := map[string]int{}
@@ -421,13 +428,16 @@ func dedupe(syms []lsp.SymbolInformation, identity func(lsp.SymbolInformation) s
 			names[fmt.Sprintf("%d\x00%s\x00%s", si.Kind, si.ContainerName, si.Name)]++
 		}
 	}
-	seen := map[string]bool{}
+	seen := map[string]int{} // key -> index in out
+	places := map[string]bool{}
 	var out []lsp.SymbolInformation
+	var parts [][]lsp.Location
 	for _, si := range syms {
 		key := string(si.Location.URI) + si.Name
 		if si.Location.Range != nil {
 			key += fmt.Sprint(si.Location.Range.Start)
 		}
+		place := key
 		if isTypeKind(si.Kind) {
 			switch named := fmt.Sprintf("%d\x00%s\x00%s", si.Kind, si.ContainerName, si.Name); {
 			case si.ContainerName != "":
@@ -438,12 +448,18 @@ func dedupe(syms []lsp.SymbolInformation, identity func(lsp.SymbolInformation) s
 				}
 			}
 		}
-		if !seen[key] {
-			seen[key] = true
+		i, ok := seen[key]
+		switch {
+		case !ok:
+			seen[key] = len(out)
 			out = append(out, si)
+			parts = append(parts, nil)
+		case !places[place] && si.Location.Range != nil:
+			parts[i] = append(parts[i], lsp.Location{URI: si.Location.URI, Range: *si.Location.Range})
 		}
+		places[place] = true
 	}
-	return out
+	return out, parts
 }
 
 func isTypeKind(k lsp.SymbolKind) bool {

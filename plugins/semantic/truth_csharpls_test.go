@@ -83,6 +83,12 @@ func TestCSharpLSAnswersTrue(t *testing.T) {
 		if _, err := invoke(t, e, "symbol_info", map[string]any{"symbol": "Memo"}); failure.CodeOf(err) != failure.Ambiguous {
 			t.Errorf("symbol_info Memo: want ambiguous_target, got %v", err)
 		}
+		// A partial type is one symbol; its other part is listed with it,
+		// as the server's answer lists both.
+		out = mustInvoke(t, e, "find_symbol", map[string]any{"query": "Ledger", "kind": "class"})
+		if get(t, out, "total") != 1 || get(t, out, "symbols.0.line") != 16 || get(t, out, "symbols.0.parts.0.line") != 18 {
+			t.Errorf("find_symbol Ledger: %s", dump(out))
+		}
 	})
 	t.Run("a linked file's method once", func(t *testing.T) {
 		out := mustInvoke(t, e, "find_symbol", map[string]any{"query": "Stamp"})

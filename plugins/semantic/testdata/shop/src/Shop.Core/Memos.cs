@@ -11,3 +11,8 @@ public class Refund
 {
     public class Memo { public string Reason = ""; }
 }
+
+// One partial type declared twice: one symbol, with its other part.
+public partial class Ledger { public int Opened; }
+
+public partial class Ledger { public int Closed; }
