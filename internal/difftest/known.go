@@ -9,7 +9,7 @@ import (
 // that is by design, documented here with its reason. Everything else a
 // run finds is a bug: in langhost, or in this harness.
 type knownDifference struct {
-	lang, tool string // "" matches every language
+	lang, tool string // "" matches every language, every tool
 	why        string
 	match      func(d Difference) bool
 }
@@ -24,12 +24,20 @@ var knownDifferences = []knownDifference{
 			"langhost lists declarations only and names a namespace in full (plugins/semantic/dialect.go, declarationsOnly)",
 		match: csharpOutline,
 	},
+	{
+		lang: "csharp",
+		why: "langhost bounds each request by the server's requestTimeout (1m by default, configurable) and answers timeout, naming it, " +
+			"where the bare server is given all the time it takes (csharp-ls, started cold by --no-daemon, took longer for the 1092 callers of a test helper on Newtonsoft.Json)",
+		match: func(d Difference) bool {
+			return d.Got.Failure == "timeout" && d.Raw.Failure == "" && strings.Contains(d.Message, "requestTimeout")
+		},
+	},
 }
 
 // known returns why d is a known difference, or "".
 func known(lang string, d Difference) string {
 	for _, k := range knownDifferences {
-		if (k.lang == "" || k.lang == lang) && k.tool == d.Tool && k.match(d) {
+		if (k.lang == "" || k.lang == lang) && (k.tool == "" || k.tool == d.Tool) && k.match(d) {
 			return k.why
 		}
 	}

@@ -29,3 +29,42 @@ func TestCSharpOutline(t *testing.T) {
 		})
 	}
 }
+
+// TestKnownTimeout: langhost's own request bound explains a timeout
+// answer, and nothing else: not another failure, not a timeout the raw
+// server had too, not one whose message does not name the bound.
+func TestKnownTimeout(t *testing.T) {
+	msg := "LSP request callHierarchy/incomingCalls: csharp-ls did not answer within 1m0s (requestTimeout): context deadline exceeded"
+	tests := []struct {
+		name string
+		d    Difference
+		want bool
+	}{
+		{"bounded", Difference{Tool: "find_callers", Raw: answerOf([]string{"a"}), Got: Answer{Failure: "timeout"}, Message: msg}, true},
+		{"other failure", Difference{Tool: "find_callers", Raw: answerOf([]string{"a"}), Got: Answer{Failure: "internal"}, Message: msg}, false},
+		{"raw failed too", Difference{Tool: "find_callers", Raw: Answer{Failure: "internal"}, Got: Answer{Failure: "timeout"}, Message: msg}, false},
+		{"unnamed bound", Difference{Tool: "find_callers", Raw: answerOf([]string{"a"}), Got: Answer{Failure: "timeout"}, Message: "deadline"}, false},
+		{"wrong answer", Difference{Tool: "find_references", Raw: answerOf([]string{"a"}), Got: answerOf([]string{"b"}), Message: msg}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := known("csharp", tt.d) != ""; got != tt.want {
+				t.Errorf("known = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestWithParts: a partial type langhost lists once with its parts
+// compares as the server's one entry per declaration.
+func TestWithParts(t *testing.T) {
+	data := []byte(`{"symbols":[{"name":"JToken","file":"Linq/JToken.cs","line":55,"column":35,"parts":[{"file":"Linq/JToken.Async.cs","line":37,"column":35}]},{"name":"Memo","file":"M.cs","line":3,"column":18}]}`)
+	got, err := lhWithParts("symbols")(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := answerOf([]string{"Linq/JToken.cs:55:35", "Linq/JToken.Async.cs:37:35", "M.cs:3:18"})
+	if !want.Same(got) {
+		t.Errorf("got %s, want %s", got, want)
+	}
+}

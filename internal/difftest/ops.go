@@ -239,27 +239,34 @@ func lhDefinitions(data json.RawMessage) (Answer, error) {
 	return answerOf(keys), nil
 }
 
-// lhImplementations reads find_implementations: every declaration of
-// each implementation, the other parts of a partial type included, which
-// langhost lists once with its parts and the server once per declaration.
-func lhImplementations(data json.RawMessage) (Answer, error) {
-	var st struct {
-		Implementations []struct {
+// lhWithParts reads a list of declarations (find_implementations,
+// find_symbol): every declaration of each, the other parts of a partial
+// type included, which langhost lists once with its parts and the server
+// once per declaration.
+func lhWithParts(field string) func(json.RawMessage) (Answer, error) {
+	return func(data json.RawMessage) (Answer, error) {
+		var st map[string]json.RawMessage
+		if err := json.Unmarshal(data, &st); err != nil {
+			return Answer{}, err
+		}
+		var items []struct {
 			lhLoc
 			Parts []lhLoc `json:"parts"`
-		} `json:"implementations"`
-	}
-	if err := json.Unmarshal(data, &st); err != nil {
-		return Answer{}, err
-	}
-	var keys []string
-	for _, im := range st.Implementations {
-		keys = append(keys, im.String())
-		for _, p := range im.Parts {
-			keys = append(keys, p.String())
 		}
+		if raw, ok := st[field]; ok {
+			if err := json.Unmarshal(raw, &items); err != nil {
+				return Answer{}, fmt.Errorf("%s: %w", field, err)
+			}
+		}
+		var keys []string
+		for _, it := range items {
+			keys = append(keys, it.String())
+			for _, p := range it.Parts {
+				keys = append(keys, p.String())
+			}
+		}
+		return answerOf(keys), nil
 	}
-	return answerOf(keys), nil
 }
 
 type lhNode struct {
@@ -321,7 +328,7 @@ func Ops() []Op {
 				if st.Complete != nil && !*st.Complete {
 					return answerOf([]string{capped}), nil
 				}
-				return lhLocs("symbols")(data)
+				return lhWithParts("symbols")(data)
 			},
 		},
 		{
@@ -430,7 +437,7 @@ func Ops() []Op {
 				}
 				return locKeys(locs), nil
 			},
-			langhost: lhImplementations,
+			langhost: lhWithParts("implementations"),
 		},
 		{
 			Tool: "type_hierarchy", Requests: "textDocument/prepareTypeHierarchy, typeHierarchy/supertypes and /subtypes",
@@ -607,12 +614,13 @@ func Ops() []Op {
 				if err != nil {
 					return Answer{}, err
 				}
+				// langhost lists a diagnostic the server reports twice
+				// (Roslyn's CS0518 on one span, from two passes) once: so
+				// does the comparison.
 				var keys []string
 				seen := map[string]bool{}
 				for _, d := range diags {
-					// langhost lists a diagnostic the server sent twice
-					// once (docs/output.md).
-					exact := fmt.Sprintf("%v %d %s %s %s", d.Range, d.Severity, d.CodeString(), d.Source, d.Message)
+					exact := fmt.Sprintf("%v %d %s %q %q", d.Range, d.Severity, d.CodeString(), d.Source, d.Message)
 					if seen[exact] {
 						continue
 					}

@@ -320,9 +320,12 @@ func (ix *Index) pick(ctx context.Context, r *Raw, n int) error {
 
 // generic reports whether d declares type parameters: its name carries
 // them (csharp-ls's "FromResult<T>") or its name is followed by them in
-// the text (Go's "[T any]", "<T>" elsewhere).
+// the text (Go's "[T any]", "<T>" elsewhere). Only the name before a
+// signature counts: csharp-ls names a method with its parameters, and
+// "Add(QuickList<int> list)" is not generic.
 func (ix *Index) generic(r *Raw, d Decl) bool {
-	if strings.Contains(d.Name, "<") {
+	name, _, _ := strings.Cut(d.Name, "(")
+	if strings.Contains(name, "<") {
 		return true
 	}
 	m, err := r.Mapper(d.File)

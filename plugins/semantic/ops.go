@@ -107,15 +107,19 @@ type SymbolItem struct {
 	Kind      string `json:"kind"`
 	Container string `json:"container,omitempty"`
 	Loc
+	// Parts are the other declarations of the same type (a C# partial
+	// class), which is listed once.
+	Parts []Loc `json:"parts,omitempty"`
 }
 
 type findSymbolOutput struct {
 	Symbols   []SymbolItem `json:"symbols"`
 	Total     int          `json:"total"`
 	Truncated bool         `json:"truncated,omitempty"`
-	// Incomplete when the server cut its answer at its cap, so that
-	// symbols matching the query are missing.
-	Coverage
+	// Complete is false when the server cut its answer at its cap, so
+	// that symbols matching the query are missing; Incomplete says so.
+	Complete   bool   `json:"complete"`
+	Incomplete string `json:"incomplete,omitempty"`
 }
 
 func findSymbol(ctx context.Context, c *call, in *findSymbolInput) (*findSymbolOutput, error) {
@@ -127,7 +131,13 @@ func findSymbol(ctx context.Context, c *call, in *findSymbolInput) (*findSymbolO
 		return nil, err
 	}
 	capped := c.s.capped(len(syms))
-	syms = c.dedupe(ctx, syms)
+	syms, parts := dedupeParts(syms, c.typeIdentityOf(ctx))
+	partsOf := map[*lsp.Range][]lsp.Location{}
+	for i, si := range syms {
+		if si.Location.Range != nil && len(parts[i]) > 0 {
+			partsOf[si.Location.Range] = parts[i]
+		}
+	}
 	kind := lsp.ParseSymbolKind(in.Kind)
 	var kept []lsp.SymbolInformation
 	for _, si := range syms {
@@ -151,7 +161,7 @@ func findSymbol(ctx context.Context, c *call, in *findSymbolInput) (*findSymbolO
 	if limit == 0 {
 		limit = 50
 	}
-	out := &findSymbolOutput{Symbols: []SymbolItem{}, Total: len(kept)}
+	out := &findSymbolOutput{Symbols: []SymbolItem{}, Total: len(kept), Complete: !capped}
 	if capped {
 		out.Truncated = true
 		out.Incomplete = fmt.Sprintf("%s returned %d symbols, its cap: more symbols match %q; narrow the query", c.s.serverName(), len(syms), in.Query)
@@ -169,6 +179,13 @@ func findSymbol(ctx context.Context, c *call, in *findSymbolInput) (*findSymbolO
 			item.Container = si.ContainerName
 		} else {
 			item.Column = 0
+		}
+		for _, p := range partsOf[si.Location.Range] {
+			l := c.loc(p.URI, p.Range, in.Detail)
+			if in.Detail == detailCompact {
+				l.Column = 0
+			}
+			item.Parts = append(item.Parts, l)
 		}
 		out.Symbols = append(out.Symbols, item)
 	}
@@ -204,7 +221,6 @@ type symbolChildren []SymbolNode
 type fileSymbolsOutput struct {
 	File    string       `json:"file"`
 	Symbols []SymbolNode `json:"symbols"`
-	Coverage
 }
 
 func fileSymbols(ctx context.Context, c *call, in *fileSymbolsInput) (*fileSymbolsOutput, error) {
@@ -539,7 +555,6 @@ type findReferencesOutput struct {
 	// MembersTruncated is set when references of this page past the first
 	// 200 carry no containing member; a smaller limit gets them.
 	MembersTruncated bool `json:"members_truncated,omitempty" jsonschema:"references past the first 200 of this page carry no containingMember; page with a smaller limit to get them"`
-	Coverage
 }
 
 func findReferences(ctx context.Context, c *call, in *findReferencesInput) (*findReferencesOutput, error) {
@@ -679,7 +694,6 @@ type findImplementationsOutput struct {
 	Symbol          string           `json:"symbol"`
 	Total           int              `json:"total"`
 	Implementations []Implementation `json:"implementations"`
-	Coverage
 }
 
 func findImplementations(ctx context.Context, c *call, in *targetInput) (*findImplementationsOutput, error) {

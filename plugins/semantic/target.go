@@ -215,7 +215,7 @@ func (c *call) resolveName(ctx context.Context, t Target) (*resolved, error) {
 			matches = append(matches, si)
 		}
 	}
-	matches = c.preferWorkspace(c.dedupe(ctx, matches))
+	matches = c.preferWorkspace(dedupe(matches, c.typeIdentityOf(ctx)))
 	if len(matches) == 0 && c.s.capped(len(syms)) {
 		// The server's list was cut at its cap: the declaration may be
 		// among what it left out. Resolve from the declarations of the
@@ -409,48 +409,83 @@ func (s *session) capped(n int) bool {
 
 // dedupe lists each symbol once: a declaration the server reports once
 // per project that compiles its file (a linked file), and a partial
-// type's parts (one type, declared in several files). Types of the same
-// name are one type only when their declarations sit in the same chain of
-// namespaces and types: csharp-ls names no container for a type, so two
-// nested classes MyTest of different tests are two symbols. Only types
-// whose names collide have their files' outlines read.
-func (c *call) dedupe(ctx context.Context, syms []lsp.SymbolInformation) []lsp.SymbolInformation {
-	typeKey := func(si lsp.SymbolInformation) string {
-		switch si.Kind.String() {
-		case "class", "struct", "interface":
-			return fmt.Sprintf("%d\x00%s\x00%s", si.Kind, si.ContainerName, si.Name)
-		}
-		return ""
-	}
-	named := map[string]int{}
+// type's parts (one type, declared in several files). identity names the
+// type a symbol declares when the server gave no container; "" keeps it
+// apart.
+func dedupe(syms []lsp.SymbolInformation, identity func(lsp.SymbolInformation) string) []lsp.SymbolInformation {
+	out, _ := dedupeParts(syms, identity)
+	return out
+}
+
+// dedupeParts is dedupe, also returning, for each symbol kept, the other
+// places the server declared it: the other parts of a partial type.
+func dedupeParts(syms []lsp.SymbolInformation, identity func(lsp.SymbolInformation) string) ([]lsp.SymbolInformation, [][]lsp.Location) {
+	// Types that share a kind and a name with another: only those need
+	// their identity, which may cost the file's outline.
+	names := map[string]int{}
 	for _, si := range syms {
-		if k := typeKey(si); k != "" {
-			named[k]++
+		if isTypeKind(si.Kind) {
+			names[fmt.Sprintf("%d\x00%s\x00%s", si.Kind, si.ContainerName, si.Name)]++
 		}
 	}
-	seen := map[string]bool{}
+	seen := map[string]int{} // key -> index in out
+	places := map[string]bool{}
 	var out []lsp.SymbolInformation
+	var parts [][]lsp.Location
 	for _, si := range syms {
 		key := string(si.Location.URI) + si.Name
 		if si.Location.Range != nil {
 			key += fmt.Sprint(si.Location.Range.Start)
 		}
-		if k := typeKey(si); k != "" && named[k] > 1 {
-			key = k
-			if si.Location.Range != nil {
-				if sym, chain := c.declarationOf(ctx, lsp.Location{URI: si.Location.URI, Range: *si.Location.Range}); sym != nil {
-					if id := typeIdentity(sym, chain); id != "" {
-						key = id
-					}
+		place := key
+		if isTypeKind(si.Kind) {
+			switch named := fmt.Sprintf("%d\x00%s\x00%s", si.Kind, si.ContainerName, si.Name); {
+			case si.ContainerName != "":
+				key = named
+			case names[named] > 1 && identity != nil:
+				if id := identity(si); id != "" {
+					key = id
 				}
 			}
 		}
-		if !seen[key] {
-			seen[key] = true
+		i, ok := seen[key]
+		switch {
+		case !ok:
+			seen[key] = len(out)
 			out = append(out, si)
+			parts = append(parts, nil)
+		case !places[place] && si.Location.Range != nil:
+			parts[i] = append(parts[i], lsp.Location{URI: si.Location.URI, Range: *si.Location.Range})
 		}
+		places[place] = true
 	}
-	return out
+	return out, parts
+}
+
+func isTypeKind(k lsp.SymbolKind) bool {
+	switch k.String() {
+	case "class", "struct", "interface":
+		return true
+	}
+	return false
+}
+
+// typeIdentityOf names the type a workspace symbol declares by its
+// containers in its file's outline (namespace and enclosing types), so
+// that the parts of one partial type are one and two nested types of one
+// name in different types (csharp-ls names no container for either) are
+// two. "" when the outline does not say.
+func (c *call) typeIdentityOf(ctx context.Context) func(lsp.SymbolInformation) string {
+	return func(si lsp.SymbolInformation) string {
+		if si.Location.Range == nil {
+			return ""
+		}
+		sym, chain := c.declarationOf(ctx, lsp.Location{URI: si.Location.URI, Range: *si.Location.Range})
+		if sym == nil {
+			return ""
+		}
+		return typeIdentity(sym, chain)
+	}
 }
 
 func rankNames(name string, names []string) []string {
@@ -655,18 +690,7 @@ type namePath struct {
 // isNamePath reports whether a symbol input uses the name path syntax
 // ("Shape/Area", "Area(int)", "Area#2") rather than a plain or dotted
 // name, which the server's workspace symbols resolve.
-func isNamePath(s string) bool { return strings.ContainsAny(s, "/(") || selectorAt(s) >= 0 }
-
-// selectorAt is the index of the '#' of a trailing "#n" overload selector,
-// or -1: a '#' that starts the name or a segment is part of the name, as
-// in TypeScript's private members (#retry, Ky/#retry).
-func selectorAt(s string) int {
-	i := strings.LastIndexByte(s, '#')
-	if i <= 0 || s[i-1] == '/' || s[i-1] == '.' {
-		return -1
-	}
-	return i
-}
+func isNamePath(s string) bool { return strings.ContainsAny(s, "/#(") }
 
 // parseNamePath parses the address given in key. Segments are separated
 // by "/" or "." outside parentheses; an empty segment (as in "../x" or
@@ -688,7 +712,7 @@ func parseNamePath(key, s string) (namePath, error) {
 		}
 	}
 	rest := s
-	if i := selectorAt(rest); i >= 0 {
+	if i := strings.LastIndex(rest, "#"); i >= 0 {
 		n, err := strconv.Atoi(rest[i+1:])
 		if err != nil || n < 1 {
 			return bad("the overload selector after # must be a positive number")
