@@ -116,10 +116,9 @@ type findSymbolOutput struct {
 	Symbols   []SymbolItem `json:"symbols"`
 	Total     int          `json:"total"`
 	Truncated bool         `json:"truncated,omitempty"`
-	// Complete is false when the server cut its answer at its cap, so
-	// that symbols matching the query are missing; Incomplete says so.
-	Complete   bool   `json:"complete"`
-	Incomplete string `json:"incomplete,omitempty"`
+	// Incomplete when the server cut its answer at its cap, so that
+	// symbols matching the query are missing.
+	Coverage
 }
 
 func findSymbol(ctx context.Context, c *call, in *findSymbolInput) (*findSymbolOutput, error) {
@@ -161,7 +160,7 @@ func findSymbol(ctx context.Context, c *call, in *findSymbolInput) (*findSymbolO
 	if limit == 0 {
 		limit = 50
 	}
-	out := &findSymbolOutput{Symbols: []SymbolItem{}, Total: len(kept), Complete: !capped}
+	out := &findSymbolOutput{Symbols: []SymbolItem{}, Total: len(kept)}
 	if capped {
 		out.Truncated = true
 		out.Incomplete = fmt.Sprintf("%s returned %d symbols, its cap: more symbols match %q; narrow the query", c.s.serverName(), len(syms), in.Query)
@@ -221,6 +220,7 @@ type symbolChildren []SymbolNode
 type fileSymbolsOutput struct {
 	File    string       `json:"file"`
 	Symbols []SymbolNode `json:"symbols"`
+	Coverage
 }
 
 func fileSymbols(ctx context.Context, c *call, in *fileSymbolsInput) (*fileSymbolsOutput, error) {
@@ -555,6 +555,7 @@ type findReferencesOutput struct {
 	// MembersTruncated is set when references of this page past the first
 	// 200 carry no containing member; a smaller limit gets them.
 	MembersTruncated bool `json:"members_truncated,omitempty" jsonschema:"references past the first 200 of this page carry no containingMember; page with a smaller limit to get them"`
+	Coverage
 }
 
 func findReferences(ctx context.Context, c *call, in *findReferencesInput) (*findReferencesOutput, error) {
@@ -694,6 +695,7 @@ type findImplementationsOutput struct {
 	Symbol          string           `json:"symbol"`
 	Total           int              `json:"total"`
 	Implementations []Implementation `json:"implementations"`
+	Coverage
 }
 
 func findImplementations(ctx context.Context, c *call, in *targetInput) (*findImplementationsOutput, error) {

@@ -690,7 +690,18 @@ type namePath struct {
 // isNamePath reports whether a symbol input uses the name path syntax
 // ("Shape/Area", "Area(int)", "Area#2") rather than a plain or dotted
 // name, which the server's workspace symbols resolve.
-func isNamePath(s string) bool { return strings.ContainsAny(s, "/#(") }
+func isNamePath(s string) bool { return strings.ContainsAny(s, "/(") || selectorAt(s) >= 0 }
+
+// selectorAt is the index of the '#' of a trailing "#n" overload selector,
+// or -1: a '#' that starts the name or a segment is part of the name, as
+// in TypeScript's private members (#retry, Ky/#retry).
+func selectorAt(s string) int {
+	i := strings.LastIndexByte(s, '#')
+	if i <= 0 || s[i-1] == '/' || s[i-1] == '.' {
+		return -1
+	}
+	return i
+}
 
 // parseNamePath parses the address given in key. Segments are separated
 // by "/" or "." outside parentheses; an empty segment (as in "../x" or
@@ -712,7 +723,7 @@ func parseNamePath(key, s string) (namePath, error) {
 		}
 	}
 	rest := s
-	if i := strings.LastIndex(rest, "#"); i >= 0 {
+	if i := selectorAt(rest); i >= 0 {
 		n, err := strconv.Atoi(rest[i+1:])
 		if err != nil || n < 1 {
 			return bad("the overload selector after # must be a positive number")

@@ -106,8 +106,12 @@ func TestCSharpLSProjectOfSolution(t *testing.T) {
 	root := copyTree(t, filepath.Join("testdata", "shop"))
 	e := openEngine(t, filepath.Join(root, "src", "Shop.Core"), "csharp", csharpLSConfig)
 	out := mustInvoke(t, e, "find_references", map[string]any{"symbol": "Stamp"})
-	if !strings.Contains(fmt.Sprint(out["warnings"]), "Shop.sln") {
-		t.Errorf("find_references in one project: no warning naming the solution: %s", dump(out))
+	if out["complete"] != false || !strings.Contains(fmt.Sprint(out["incomplete"]), "Shop.sln") {
+		t.Errorf("find_references in one project: not incomplete for want of the solution: %s", dump(out))
+	}
+	info := mustInvoke(t, e, "symbol_info", map[string]any{"symbol": "Stamp"})
+	if !strings.Contains(fmt.Sprint(info["warnings"]), "Shop.sln") {
+		t.Errorf("symbol_info in one project: no warning naming the solution: %s", dump(info))
 	}
 	_, err := invoke(t, e, "rename", map[string]any{"symbol": "Stamp", "new_name": "Now", "apply": true})
 	if fe := wantCode(t, err, failure.Precondition, ""); fe != nil && !strings.Contains(fe.Message, "Shop.sln") {
