@@ -120,16 +120,21 @@ func (c *call) shapeDiagnostics(all []fileDiags, in *diagnosticsInput) []diagnos
 			m, _ = c.peekURI(fd.uri)
 		}
 		for _, d := range c.toDiagnostics(fd.uri, m, fd.diags) {
-			if diagnostic.Rank(d.Severity) > minRank {
-				continue
+			if diagnostic.Rank(d.Severity) <= minRank {
+				ds = append(ds, d)
 			}
-			if in.Detail == detailCompact {
-				d.EndLine, d.EndColumn = 0, 0 // code and source stay: they say which rule and which tool
-			}
-			ds = append(ds, d)
 		}
 	}
-	return diagnostic.Normalize(ds)
+	// Duplicates go before the detail level drops the ends: diagnostics
+	// that differ only in where they end are two (Roslyn reports CS0518
+	// once per span), and compact must not merge them.
+	ds = diagnostic.Normalize(ds)
+	if in.Detail == detailCompact {
+		for i := range ds {
+			ds[i].EndLine, ds[i].EndColumn = 0, 0 // code and source stay: they say which rule and which tool
+		}
+	}
+	return ds
 }
 
 // workspaceFileDiagnostics asks for the diagnostics of every source file
