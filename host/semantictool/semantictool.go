@@ -350,7 +350,10 @@ func (h *pluginOp) Call(ctx context.Context, call registry.Call) (*registry.Resu
 		Diagnostics []diagnostic.Diagnostic `json:"diagnostics"`
 	}
 	if bytes.Contains(out, diagnosticsKey) && json.Unmarshal(out, &reported) == nil && reported.Diagnostics != nil {
-		res.Diagnostics = diagnostic.Normalize(reported.Diagnostics)
+		// Sorted, not deduplicated: the plugin removed the duplicates
+		// before its detail level dropped the end positions, and two
+		// diagnostics that differ only in their end are two.
+		res.Diagnostics = slices.SortedStableFunc(slices.Values(reported.Diagnostics), diagnostic.Compare)
 	}
 	res.Counts = diagnostic.Count(res.Diagnostics)
 	return res, nil
