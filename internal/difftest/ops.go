@@ -614,17 +614,8 @@ func Ops() []Op {
 				if err != nil {
 					return Answer{}, err
 				}
-				// langhost lists a diagnostic the server reports twice
-				// (Roslyn's CS0518 on one span, from two passes) once: so
-				// does the comparison.
 				var keys []string
-				seen := map[string]bool{}
-				for _, d := range diags {
-					exact := fmt.Sprintf("%v %d %s %q %q", d.Range, d.Severity, d.CodeString(), d.Source, d.Message)
-					if seen[exact] {
-						continue
-					}
-					seen[exact] = true
+				for _, d := range UniqueDiagnostics(diags) {
 					l, c := m.LineColumn(d.Range.Start)
 					// langhost's diagnostics shape names severities
 					// its own way ("info" for LSP's "information").

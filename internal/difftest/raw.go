@@ -394,3 +394,19 @@ func (r *Raw) Diagnostics(ctx context.Context, file string) ([]lsp.Diagnostic, e
 	}
 	return e.Diagnostics, nil
 }
+
+// UniqueDiagnostics drops the exact repeats of a diagnostic (same range,
+// severity, code, source and message), which langhost lists once
+// (docs/output.md): Roslyn reports CS0518 twice on one span.
+func UniqueDiagnostics(ds []lsp.Diagnostic) []lsp.Diagnostic {
+	seen := map[string]bool{}
+	var out []lsp.Diagnostic
+	for _, d := range ds {
+		key := fmt.Sprintf("%v %d %s %q %q", d.Range, d.Severity, d.CodeString(), d.Source, d.Message)
+		if !seen[key] {
+			seen[key] = true
+			out = append(out, d)
+		}
+	}
+	return out
+}

@@ -131,21 +131,20 @@ func findSymbol(ctx context.Context, c *call, in *findSymbolInput) (*findSymbolO
 	}
 	capped := c.s.capped(len(syms))
 	syms, parts := dedupeParts(syms, c.typeIdentityOf(ctx))
-	partsOf := map[*lsp.Range][]lsp.Location{}
-	for i, si := range syms {
-		if si.Location.Range != nil && len(parts[i]) > 0 {
-			partsOf[si.Location.Range] = parts[i]
-		}
+	// A symbol kept travels with its partial type's other parts.
+	type found struct {
+		lsp.SymbolInformation
+		parts []lsp.Location
 	}
 	kind := lsp.ParseSymbolKind(in.Kind)
-	var kept []lsp.SymbolInformation
-	for _, si := range syms {
+	var kept []found
+	for i, si := range syms {
 		if kind == 0 || si.Kind == kind {
-			kept = append(kept, si)
+			kept = append(kept, found{si, parts[i]})
 		}
 	}
 	// Workspace symbols first, then exact name matches, keeping server order.
-	rank := func(si lsp.SymbolInformation) int {
+	rank := func(si found) int {
 		r := 0
 		if strings.HasPrefix(c.e.relPath(si.Location.URI), "/") {
 			r += 2
@@ -179,7 +178,7 @@ func findSymbol(ctx context.Context, c *call, in *findSymbolInput) (*findSymbolO
 		} else {
 			item.Column = 0
 		}
-		for _, p := range partsOf[si.Location.Range] {
+		for _, p := range si.parts {
 			l := c.loc(p.URI, p.Range, in.Detail)
 			if in.Detail == detailCompact {
 				l.Column = 0
@@ -745,9 +744,7 @@ func findImplementations(ctx context.Context, c *call, in *targetInput) (*findIm
 // containers, so that the parts of a partial type, declared in several
 // places, are one; "" for other symbols (overloads are distinct).
 func typeIdentity(sym *lsp.DocumentSymbol, chain []lsp.DocumentSymbol) string {
-	switch sym.Kind {
-	case lsp.ParseSymbolKind("class"), lsp.ParseSymbolKind("struct"), lsp.ParseSymbolKind("interface"):
-	default:
+	if !isTypeKind(sym.Kind) {
 		return ""
 	}
 	var b strings.Builder

@@ -422,10 +422,13 @@ func dedupe(syms []lsp.SymbolInformation, identity func(lsp.SymbolInformation) s
 func dedupeParts(syms []lsp.SymbolInformation, identity func(lsp.SymbolInformation) string) ([]lsp.SymbolInformation, [][]lsp.Location) {
 	// Types that share a kind and a name with another: only those need
 	// their identity, which may cost the file's outline.
+	typeName := func(si lsp.SymbolInformation) string {
+		return fmt.Sprintf("%d\x00%s\x00%s", si.Kind, si.ContainerName, si.Name)
+	}
 	names := map[string]int{}
 	for _, si := range syms {
 		if isTypeKind(si.Kind) {
-			names[fmt.Sprintf("%d\x00%s\x00%s", si.Kind, si.ContainerName, si.Name)]++
+			names[typeName(si)]++
 		}
 	}
 	seen := map[string]int{} // key -> index in out
@@ -439,7 +442,7 @@ func dedupeParts(syms []lsp.SymbolInformation, identity func(lsp.SymbolInformati
 		}
 		place := key
 		if isTypeKind(si.Kind) {
-			switch named := fmt.Sprintf("%d\x00%s\x00%s", si.Kind, si.ContainerName, si.Name); {
+			switch named := typeName(si); {
 			case si.ContainerName != "":
 				key = named
 			case names[named] > 1 && identity != nil:

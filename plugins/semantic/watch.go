@@ -629,10 +629,8 @@ func (s *session) openCreated(ctx context.Context, created []string) error {
 			s.e.log.Debug("too many new files to open now", "limit", maxPackageLoads)
 			break
 		}
-		// A named pipe would block the read, and a symlink may lead anywhere.
-		if fi, err := os.Lstat(p); err != nil || !fi.Mode().IsRegular() {
-			continue
-		}
+		// document opens regular files of the workspace only: no named
+		// pipe, no symlink.
 		if _, err := s.document(ctx, p); err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()

@@ -276,16 +276,25 @@ func TestWatcherNewDirectory(t *testing.T) {
 	}
 }
 
-// A project file changed while a call is in flight restarts the server
-// for the next call, not under the call: the call in flight finishes on
-// the server it started with. Here a transaction is between its check and
-// its write when go.mod changes and another call arrives.
-func TestRestartWaitsForCallsInFlight(t *testing.T) {
+// runningGopls is gopls on a copy of testdata/gomod, started by a first
+// call, and its process id.
+func runningGopls(t *testing.T) (*Engine, string, int) {
+	t.Helper()
 	requireTool(t, "gopls")
 	root := copyTree(t, filepath.Join("testdata", "gomod"))
 	e := openEngine(t, root, "go", goplsConfig)
-	mustInvoke(t, e, "find_symbol", map[string]any{"query": "TotalArea"}) // the server runs
-	first := e.ServerPID()
+	mustInvoke(t, e, "find_symbol", map[string]any{"query": "TotalArea"})
+	return e, root, e.ServerPID()
+}
+
+// A project file changed while a transaction is between its check and its
+// write, and another call arriving, restart the server for that call: the
+// edit is written and both calls succeed. (A transaction tells the server
+// of its write best-effort, so this held before restarts waited for the
+// calls in flight too; TestRestartWaitsForReadsInFlight is the one that
+// failed.)
+func TestRestartWaitsForCallsInFlight(t *testing.T) {
+	e, root, first := runningGopls(t)
 	next := make(chan error, 1)
 	e.sess.beforePersist = func() {
 		writeFile(t, filepath.Join(root, "go.mod"), "module example.com/shapes\n\ngo 1.23\n")
@@ -317,11 +326,7 @@ func TestRestartWaitsForCallsInFlight(t *testing.T) {
 // restarts the server for a changed go.mod answers from the server it
 // started with, in full.
 func TestRestartWaitsForReadsInFlight(t *testing.T) {
-	requireTool(t, "gopls")
-	root := copyTree(t, filepath.Join("testdata", "gomod"))
-	e := openEngine(t, root, "go", goplsConfig)
-	mustInvoke(t, e, "find_symbol", map[string]any{"query": "TotalArea"}) // the server runs
-	first := e.ServerPID()
+	e, root, first := runningGopls(t)
 	inFlight := make(chan map[string]any, 1)
 	go func() {
 		out, err := invoke(t, e, "diagnostics", map[string]any{})

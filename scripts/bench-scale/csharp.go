@@ -25,6 +25,7 @@ import (
 	"time"
 
 	"github.com/langhost/langhost/host/toolname"
+	"github.com/langhost/langhost/internal/difftest"
 	"github.com/langhost/langhost/plugins/lsp"
 	"github.com/langhost/langhost/plugins/semantic"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -694,7 +695,7 @@ func rawDiagnostics(ctx context.Context, r *csRaw, t csTarget) (answer, error) {
 		diags = e.Diagnostics
 	}
 	// langhost lists a diagnostic the server sent twice once (docs/output.md).
-	diags = uniqueDiagnostics(diags)
+	diags = difftest.UniqueDiagnostics(diags)
 	a := answer{n: len(diags)}
 	for _, d := range diags {
 		a.keys = append(a.keys, fmt.Sprintf("%d:%s", d.Range.Start.Line+1, d.CodeString()))
@@ -702,20 +703,6 @@ func rawDiagnostics(ctx context.Context, r *csRaw, t csTarget) (answer, error) {
 	slices.Sort(a.keys)
 	a.keys = slices.Compact(a.keys)
 	return a, nil
-}
-
-// uniqueDiagnostics drops the exact repeats of a diagnostic.
-func uniqueDiagnostics(ds []lsp.Diagnostic) []lsp.Diagnostic {
-	seen := map[string]bool{}
-	var out []lsp.Diagnostic
-	for _, d := range ds {
-		key := fmt.Sprintf("%v %d %s %s %s", d.Range, d.Severity, d.CodeString(), d.Source, d.Message)
-		if !seen[key] {
-			seen[key] = true
-			out = append(out, d)
-		}
-	}
-	return out
 }
 
 func rawOrganize(ctx context.Context, r *csRaw, t csTarget) (answer, error) {
